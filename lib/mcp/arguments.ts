@@ -1,0 +1,54 @@
+/** Lenient argument repair before validation, and validation issues as one readable sentence. */
+import type { z } from "zod";
+
+type JsonSchema = { type?: string | string[]; anyOf?: JsonSchema[]; properties?: Record<string, JsonSchema> };
+
+/**
+ * Models often send `"50"` for a number, `"true"` for a boolean, or a JSON-encoded array as a string.
+ * Repairs those top-level values when the schema leaves no doubt; everything else is left to validation.
+ */
+export function coerceArguments(args: unknown, schema: JsonSchema): unknown {
+  if (typeof args !== "object" || args === null || Array.isArray(args)) return args;
+  const out: Record<string, unknown> = { ...args as Record<string, unknown> };
+  for (const [key, value] of Object.entries(out)) {
+    const property = schema.properties?.[key];
+    if (property === undefined || typeof value !== "string") continue;
+    const types = acceptedTypes(property);
+    if (types.has("string")) continue;
+    const trimmed = value.trim();
+    if ((types.has("number") || types.has("integer")) && /^-?\d+(\.\d+)?$/.test(trimmed)) {
+      out[key] = Number(trimmed);
+    } else if (types.has("boolean") && (trimmed === "true" || trimmed === "false")) {
+      out[key] = trimmed === "true";
+    } else if ((types.has("array") || types.has("object")) && /^[[{]/.test(trimmed)) {
+      try {
+        out[key] = JSON.parse(trimmed);
+      } catch {
+        // Not JSON after all: validation reports the original value.
+      }
+    }
+  }
+  return out;
+}
+
+function acceptedTypes(schema: JsonSchema): Set<string> {
+  const types = new Set<string>();
+  const add = (s: JsonSchema) => {
+    if (typeof s.type === "string") types.add(s.type);
+    else if (Array.isArray(s.type)) s.type.forEach((t) => types.add(t));
+    s.anyOf?.forEach(add);
+  };
+  add(schema);
+  return types;
+}
+
+/** `"text": expected string, received undefined; "limit": too big: expected number to be <=50` */
+export function formatIssues(issues: readonly z.core.$ZodIssue[]): string {
+  return issues.slice(0, 5).map((issue) => {
+    const where = issue.path.length ? `"${issue.path.join(".")}"` : "arguments";
+    const message = issue.code === "unrecognized_keys"
+      ? issue.message
+      : issue.message.replace(/^Invalid input: /, "").replace(/^./, (c) => c.toLowerCase());
+    return `${where}: ${message}`;
+  }).join("; ");
+}

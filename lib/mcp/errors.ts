@@ -1,0 +1,46 @@
+/** The closed set of error codes a tool may return; clients and tests match on these. */
+export const ERROR_CODES = [
+  "invalid_argument",
+  "not_found",
+  "already_exists",
+  "outside_workspace",
+  "permission_denied",
+  "timeout",
+  "too_large",
+  "conflict",
+  "unavailable",
+  "internal",
+] as const;
+
+/** One of {@link ERROR_CODES}. */
+export type ErrorCode = typeof ERROR_CODES[number];
+
+/** An expected failure of a tool: rendered as an `isError` result whose text starts with the code. */
+export class ToolError extends Error {
+  override readonly name = "ToolError";
+  constructor(readonly code: ErrorCode, message: string, options?: ErrorOptions) {
+    super(message, options);
+  }
+}
+
+/** Maps a Deno filesystem or process error onto a ToolError with the failed action first. */
+export function toToolError(error: unknown, action: string): ToolError {
+  if (error instanceof ToolError) return error;
+  const reason = error instanceof Error ? error.message : String(error);
+  if (error instanceof Deno.errors.NotFound) {
+    return new ToolError("not_found", `${action}: no such file or folder`);
+  }
+  if (error instanceof Deno.errors.PermissionDenied) {
+    return new ToolError("permission_denied", `${action}: permission denied`);
+  }
+  if (error instanceof Deno.errors.AlreadyExists) {
+    return new ToolError("already_exists", `${action}: already exists`);
+  }
+  if (error instanceof Deno.errors.IsADirectory) {
+    return new ToolError("invalid_argument", `${action}: it is a folder`);
+  }
+  if (error instanceof Deno.errors.NotADirectory) {
+    return new ToolError("invalid_argument", `${action}: a part of the path is not a folder`);
+  }
+  return new ToolError("internal", `${action}: ${reason}`);
+}

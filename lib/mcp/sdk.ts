@@ -1,0 +1,38 @@
+/**
+ * The only module that imports the MCP SDK. Under Deno the SDK's `.js` subpath imports type-check as
+ * `any` (typescript-sdk issue 2701); each `@ts-types` line restores the real declarations.
+ * @module
+ */
+
+// @ts-types="@modelcontextprotocol/sdk/server/index"
+export { Server } from "@modelcontextprotocol/sdk/server/index.js";
+// @ts-types="@modelcontextprotocol/sdk/server/stdio"
+export { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+// @ts-types="@modelcontextprotocol/sdk/client/index"
+export { Client } from "@modelcontextprotocol/sdk/client/index.js";
+// @ts-types="@modelcontextprotocol/sdk/client/stdio"
+export { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+// @ts-types="@modelcontextprotocol/sdk/inMemory"
+export { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+// @ts-types="@modelcontextprotocol/sdk/types"
+export {
+  CallToolRequestSchema,
+  ListRootsRequestSchema,
+  ListToolsRequestSchema,
+  RootsListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+// @ts-types="@modelcontextprotocol/sdk/types"
+export type {
+  CallToolResult,
+  ClientCapabilities,
+  Implementation,
+  Root,
+  ServerNotification,
+  ServerRequest,
+  Tool,
+  ToolAnnotations,
+} from "@modelcontextprotocol/sdk/types.js";
+// @ts-types="@modelcontextprotocol/sdk/shared/protocol"
+export type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+// @ts-types="@modelcontextprotocol/sdk/shared/transport"
+export type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";

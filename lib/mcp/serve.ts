@@ -1,0 +1,33 @@
+/** Connects a server to stdio and exits cleanly on stdin EOF, SIGINT or SIGTERM, after its cleanup. */
+import process from "node:process";
+import { StdioServerTransport } from "./sdk.ts";
+import type { McpServerHandle } from "./server.ts";
+import { platform } from "../platform/mod.ts";
+import { log } from "../log.ts";
+
+/** A cleanup that hangs must not keep a dead client's server alive. */
+const SHUTDOWN_GRACE_MS = 5_000;
+
+/** Serves `handle` over stdin/stdout until the client goes away or a signal arrives. */
+export async function serveStdio(handle: McpServerHandle): Promise<void> {
+  let stopping = false;
+  const shutdown = async (reason: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.debug(`${handle.name}-mcp: shutting down (${reason})`);
+    const timer = setTimeout(() => Deno.exit(0), SHUTDOWN_GRACE_MS);
+    try {
+      await handle.close();
+    } catch (error) {
+      log.error(`${handle.name}-mcp: cleanup failed`, error);
+    }
+    clearTimeout(timer);
+    Deno.exit(0);
+  };
+  for (const signal of platform.shutdownSignals) {
+    Deno.addSignalListener(signal, () => shutdown(signal));
+  }
+  process.stdin.on("end", () => shutdown("stdin closed"));
+  process.stdin.on("close", () => shutdown("stdin closed"));
+  await handle.server.connect(new StdioServerTransport());
+}

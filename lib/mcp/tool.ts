@@ -1,0 +1,152 @@
+/**
+ * The one way to declare a tool ({@link defineTool}) and to serve a table of them ({@link registerTools}).
+ * @module
+ */
+import { z } from "zod";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ListToolsRequestSchema,
+  type Server,
+  type Tool,
+  type ToolAnnotations,
+} from "./sdk.ts";
+import { ToolError } from "./errors.ts";
+import { coerceArguments, formatIssues } from "./arguments.ts";
+import { renderError, renderStructured, renderText, type TextOutput } from "./render.ts";
+
+/** What a tool's `run` receives besides its arguments. */
+export interface ToolContext {
+  /** Aborted when the client cancels the call or the server shuts down. */
+  signal: AbortSignal;
+  /** Sends a progress notification when the client asked for them; a no-op otherwise. */
+  progress(message: string, progress?: number, total?: number): void;
+}
+
+type Shape = z.ZodRawShape;
+type Infer<S extends Shape> = z.infer<z.ZodObject<S>>;
+
+interface ToolBase<I extends Shape> {
+  /** `<server>_<verb>`, `[a-z0-9_]`, at most 40 characters. */
+  name: string;
+  description: string;
+  input: I;
+  annotations: ToolAnnotations;
+}
+
+/** A text-centric tool: returns compact text (or content blocks such as images), no outputSchema. */
+export interface TextToolSpec<I extends Shape> extends ToolBase<I> {
+  output?: undefined;
+  run(input: Infer<I>, context: ToolContext): Promise<TextOutput> | TextOutput;
+}
+
+/** A JSON-shaped tool: returns `structuredContent` plus the same JSON as text. */
+export interface JsonToolSpec<I extends Shape, O extends Shape> extends ToolBase<I> {
+  output: O;
+  run(input: Infer<I>, context: ToolContext): Promise<Infer<O>> | Infer<O>;
+}
+
+/** A declared tool, ready for {@link registerTools}. */
+export interface ToolDefinition {
+  readonly name: string;
+  readonly description: string;
+  readonly annotations: ToolAnnotations;
+  /** The input schema exactly as tools/list shows it: flat, without `$schema`. */
+  readonly inputSchema: Tool["inputSchema"];
+  readonly outputSchema?: Tool["outputSchema"];
+  call(args: unknown, context: ToolContext): Promise<CallToolResult>;
+}
+
+const TOOL_NAME = /^[a-z0-9_]{1,40}$/;
+
+/** Declares a tool: its name, terse description, zod input (and output) shape, annotations and `run`. */
+export function defineTool<I extends Shape, O extends Shape>(spec: JsonToolSpec<I, O>): ToolDefinition;
+export function defineTool<I extends Shape>(spec: TextToolSpec<I>): ToolDefinition;
+export function defineTool<I extends Shape, O extends Shape>(
+  spec: TextToolSpec<I> | JsonToolSpec<I, O>,
+): ToolDefinition {
+  if (!TOOL_NAME.test(spec.name)) throw new Error(`Tool name "${spec.name}" must match ${TOOL_NAME}`);
+  const inputType = z.object(spec.input);
+  const inputSchema = toFlatJsonSchema(inputType, "input");
+  const outputSchema = spec.output ? toFlatJsonSchema(z.object(spec.output), "output") : undefined;
+  return {
+    name: spec.name,
+    description: spec.description,
+    annotations: spec.annotations,
+    inputSchema,
+    outputSchema,
+    async call(args, context) {
+      const parsed = inputType.safeParse(coerceArguments(args ?? {}, inputSchema));
+      if (!parsed.success) {
+        return renderError(
+          new ToolError("invalid_argument", `Cannot call ${spec.name}: ${formatIssues(parsed.error.issues)}`),
+        );
+      }
+      try {
+        const result = await spec.run(parsed.data as Infer<I>, context);
+        return spec.output
+          ? renderStructured(result as Record<string, unknown>)
+          : renderText(result as TextOutput);
+      } catch (error) {
+        return renderError(error, spec.name);
+      }
+    },
+  };
+}
+
+/** Serves `tools` on `server`: tools/list with flat schemas, tools/call with rendered results and errors. */
+export function registerTools(server: Server, serverName: string, tools: readonly ToolDefinition[]): void {
+  const byName = new Map<string, ToolDefinition>();
+  for (const tool of tools) {
+    if (!tool.name.startsWith(`${serverName}_`)) {
+      throw new Error(`Tool "${tool.name}" must start with "${serverName}_"`);
+    }
+    if (byName.has(tool.name)) throw new Error(`Tool "${tool.name}" is declared twice`);
+    byName.set(tool.name, tool);
+  }
+  server.registerCapabilities({ tools: { listChanged: false } });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: tools.map((tool): Tool => ({
+      name: tool.name,
+      description: tool.description,
+      inputSchema: tool.inputSchema,
+      ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
+      annotations: tool.annotations,
+    })),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+    const tool = byName.get(request.params.name);
+    if (!tool) {
+      const names = [...byName.keys()].join(", ");
+      return renderError(
+        new ToolError(
+          "not_found",
+          `Cannot call "${request.params.name}": no such tool; this server has ${names}`,
+        ),
+      );
+    }
+    const progressToken = request.params._meta?.progressToken;
+    let step = 0;
+    return tool.call(request.params.arguments, {
+      signal: extra.signal,
+      progress(message, progress, total) {
+        if (progressToken === undefined) return;
+        step = progress ?? step + 1;
+        extra.sendNotification({
+          method: "notifications/progress",
+          params: { progressToken, progress: step, ...(total === undefined ? {} : { total }), message },
+        }).catch(() => {});
+      },
+    });
+  });
+}
+
+function toFlatJsonSchema(type: z.ZodObject, io: "input" | "output"): Tool["inputSchema"] {
+  const schema = z.toJSONSchema(type, { io, unrepresentable: "any" }) as Record<string, unknown>;
+  // The spec's default dialect applies without `$schema`; dropping it saves ~15 tokens a tool.
+  delete schema.$schema;
+  if ("$defs" in schema || JSON.stringify(schema).includes('"$ref"')) {
+    throw new Error("Tool schemas must stay flat: Continue rebuilds them from properties and required only");
+  }
+  return schema as Tool["inputSchema"];
+}

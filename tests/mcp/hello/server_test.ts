@@ -1,0 +1,113 @@
+import assert from "node:assert/strict";
+import { connect, textOf } from "../../_support/connect.ts";
+import { spawnStdio } from "../../_support/stdio.ts";
+import { assertSnapshot } from "../../_support/snapshot.ts";
+import { tempWorkspace } from "../../_support/workspace.ts";
+import { createServer } from "../../../mcp/hello/server.ts";
+import { Workspace } from "../../../lib/workspace/workspace.ts";
+
+function helloServer(cwd = Deno.cwd(), workspaceEnv?: string) {
+  return createServer({ workspace: new Workspace({ cwd, workspaceEnv }) });
+}
+
+Deno.test("hello_ping answers pong", async () => {
+  await using c = await connect(helloServer());
+  const result = await c.call("hello_ping");
+  assert.equal(result.isError, undefined);
+  assert.equal(textOf(result), "pong");
+  assert.equal(result.structuredContent, undefined);
+});
+
+Deno.test("hello_echo returns the text unchanged, unicode included", async () => {
+  await using c = await connect(helloServer());
+  assert.equal(await c.text("hello_echo", { text: "héllo “world” 🦕\n" }), "héllo “world” 🦕\n");
+});
+
+Deno.test("hello_echo without text is an invalid_argument error that reads as an error", async () => {
+  await using c = await connect(helloServer());
+  const result = await c.call("hello_echo", {});
+  assert.equal(result.isError, true);
+  assert.match(
+    textOf(result),
+    /^Error \[invalid_argument\]: Cannot call hello_echo: "text": expected string/,
+  );
+  assert.deepEqual(result._meta, { code: "invalid_argument" });
+});
+
+Deno.test("an unknown tool is a not_found error naming the tools that exist", async () => {
+  await using c = await connect(helloServer());
+  const result = await c.call("hello_nope");
+  assert.equal(result.isError, true);
+  assert.match(
+    textOf(result),
+    /^Error \[not_found\]: Cannot call "hello_nope": no such tool; this server has hello_ping/,
+  );
+});
+
+Deno.test("hello_whoami reports structured identity and the cwd root", async () => {
+  await using ws = await tempWorkspace();
+  await using c = await connect(helloServer(ws.path));
+  const result = await c.call("hello_whoami");
+  const data = result.structuredContent as Record<string, unknown>;
+  assert.equal(data.server, "hello-mcp");
+  assert.equal(data.roots_source, "cwd");
+  assert.deepEqual(data.roots, [ws.path]);
+  assert.equal(data.pid, Deno.pid);
+  assert.deepEqual(JSON.parse(textOf(result)), data);
+});
+
+Deno.test("hello_whoami adopts the client's MCP roots", async () => {
+  await using ws = await tempWorkspace({ "a/": "", "b/": "" });
+  await using c = await connect(helloServer(Deno.cwd()), {
+    roots: [new URL(`file://${ws.join("a")}`).href, new URL(`file://${ws.join("b")}`).href],
+  });
+  const data = (await c.call("hello_whoami")).structuredContent as Record<string, unknown>;
+  assert.equal(data.roots_source, "roots");
+  assert.deepEqual(data.roots, [ws.join("a"), ws.join("b")]);
+});
+
+Deno.test("MCP_WORKSPACE wins over the client's roots", async () => {
+  await using ws = await tempWorkspace({ "env/": "", "client/": "" });
+  await using c = await connect(helloServer(Deno.cwd(), ws.join("env")), {
+    roots: [new URL(`file://${ws.join("client")}`).href],
+  });
+  const data = (await c.call("hello_whoami")).structuredContent as Record<string, unknown>;
+  assert.equal(data.roots_source, "env");
+  assert.deepEqual(data.roots, [ws.join("env")]);
+});
+
+Deno.test("tools/list matches the snapshot", async () => {
+  await using c = await connect(helloServer());
+  const { tools } = await c.client.listTools();
+  await assertSnapshot(new URL("./tools.snapshot.json", import.meta.url), tools);
+});
+
+Deno.test("stdio: a real client initializes, lists and calls over pipes", async () => {
+  await using ws = await tempWorkspace();
+  await using c = await spawnStdio("hello", { cwd: ws.path });
+  const { tools } = await c.client.listTools();
+  assert.deepEqual(tools.map((t) => t.name), ["hello_ping", "hello_echo", "hello_whoami"]);
+  const whoami = await c.client.callTool({ name: "hello_whoami", arguments: {} });
+  assert.deepEqual((whoami.structuredContent as { roots: string[] }).roots, [ws.path]);
+});
+
+Deno.test("stdio: the server exits within a second of its stdin closing", async () => {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--no-prompt", "--allow-read", "--allow-env", "mcp/hello/main.ts"],
+    stdin: "piped",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  await child.stdin.close();
+  const started = performance.now();
+  const deadline = new Promise<"timeout">((resolve) => {
+    const timer = setTimeout(() => resolve("timeout"), 5_000);
+    child.status.finally(() => clearTimeout(timer));
+  });
+  const outcome = await Promise.race([child.status, deadline]);
+  if (outcome === "timeout") child.kill("SIGKILL");
+  assert.notEqual(outcome, "timeout", "server still running 5 s after stdin closed");
+  assert.equal((outcome as Deno.CommandStatus).code, 0);
+  // Startup is included; the budget is generous so that this reports a hang, not a speed.
+  assert.ok(performance.now() - started < 5_000);
+});
