@@ -1,0 +1,97 @@
+/**
+ * Peer MCP servers for side-by-side benchmarks: Desktop Commander and the reference filesystem server,
+ * installed from npm into the gitignored `bench/.peers/` on first use and started over stdio.
+ * @module
+ */
+import { join } from "node:path";
+import { Client, StdioClientTransport } from "../../lib/mcp/sdk.ts";
+import { REPO_ROOT } from "../../tools/catalog.ts";
+
+/** The peers we compare against. */
+export type PeerKind = "desktop-commander" | "filesystem";
+
+const PACKAGES: Record<PeerKind, { name: string; version: string; bin: string }> = {
+  "desktop-commander": { name: "@wonderwhy-er/desktop-commander", version: "0.2.52", bin: "dist/index.js" },
+  "filesystem": {
+    name: "@modelcontextprotocol/server-filesystem",
+    version: "2026.8.31",
+    bin: "dist/index.js",
+  },
+};
+
+const PEERS_DIR = join(REPO_ROOT, "bench", ".peers");
+
+/** A started peer server. */
+export interface Peer {
+  client: Client;
+  /** The child's pid, for RSS readings. */
+  pid: number | null;
+  close(): Promise<void>;
+}
+
+/** Installs (once) and starts a peer with `workspace` as its allowed folder; its HOME is a sandbox. */
+export async function startPeer(kind: PeerKind, options: { workspace: string }): Promise<Peer> {
+  const pkg = PACKAGES[kind];
+  const entry = join(PEERS_DIR, "node_modules", pkg.name, pkg.bin);
+  await ensureInstalled(entry);
+  const home = await Deno.makeTempDir({ prefix: "peer-home-" });
+  const args = [entry];
+  if (kind === "desktop-commander") {
+    // Telemetry off and no onboarding, in a throwaway HOME: it reads its config from ~/.claude-server-commander.
+    await Deno.mkdir(join(home, ".claude-server-commander"), { recursive: true });
+    await Deno.writeTextFile(
+      join(home, ".claude-server-commander", "config.json"),
+      JSON.stringify({
+        telemetryEnabled: false,
+        allowedDirectories: [options.workspace],
+        pendingWelcomeOnboarding: false,
+        welcomeOnboardingEligible: false,
+        defaultShell: "/bin/bash",
+        blockedCommands: [],
+        fileReadLineLimit: 1000,
+        fileWriteLineLimit: 50,
+      }),
+    );
+    args.push("--no-onboarding");
+  } else {
+    args.push(options.workspace);
+  }
+  const transport = new StdioClientTransport({
+    command: "node",
+    args,
+    cwd: options.workspace,
+    env: { PATH: Deno.env.get("PATH") ?? "", HOME: home, USERPROFILE: home, NODE_ENV: "production" },
+    stderr: "ignore",
+  });
+  const client = new Client({ name: "bench", version: "0.0.0" });
+  await client.connect(transport);
+  return {
+    client,
+    pid: transport.pid,
+    async close() {
+      await client.close();
+      await Deno.remove(home, { recursive: true }).catch(() => {});
+    },
+  };
+}
+
+async function ensureInstalled(entry: string): Promise<void> {
+  try {
+    await Deno.stat(entry);
+    return;
+  } catch {
+    // Install below.
+  }
+  await Deno.mkdir(PEERS_DIR, { recursive: true });
+  await Deno.writeTextFile(join(PEERS_DIR, "package.json"), '{"name":"peers","private":true}\n');
+  const specs = Object.values(PACKAGES).map((p) => `${p.name}@${p.version}`);
+  // --ignore-scripts: Desktop Commander pulls puppeteer, whose postinstall downloads a browser.
+  const { success } = await new Deno.Command("npm", {
+    args: ["install", "--no-audit", "--no-fund", "--ignore-scripts", ...specs],
+    cwd: PEERS_DIR,
+    env: { PUPPETEER_SKIP_DOWNLOAD: "1" },
+    stdout: "inherit",
+    stderr: "inherit",
+  }).output();
+  if (!success) throw new Error(`npm install of the benchmark peers failed in ${PEERS_DIR}`);
+}

@@ -1,0 +1,48 @@
+/** Lists files the way ripgrep sees them (`rg --files`): gitignore, `.ignore` and `.rgignore` respected. */
+import type { Ripgrep } from "./locate.ts";
+import { RipgrepRun } from "./run.ts";
+
+/** What to list. */
+export interface ListFilesOptions {
+  /** Folder ripgrep runs in; listed paths are relative to it. */
+  cwd: string;
+  /** Paths (relative to cwd) to list under; default the cwd. */
+  paths?: string[];
+  /** ripgrep globs, `!` negates: `*.ts`, `!**\/dist/**`. */
+  globs?: string[];
+  /** Include hidden files and folders. */
+  hidden?: boolean;
+  /** Ignore .gitignore/.ignore/.rgignore rules. */
+  noIgnore?: boolean;
+  /** Descend at most this many folder levels (1 = only the given folder's own files). */
+  maxDepth?: number;
+  signal?: AbortSignal;
+}
+
+/** The `rg --files` argv for `options`. */
+export function listFilesArgs(options: ListFilesOptions): string[] {
+  const args = ["--files", "--no-config", "--no-messages"];
+  if (options.hidden) args.push("--hidden");
+  if (options.noIgnore) args.push("--no-ignore");
+  if (options.maxDepth !== undefined) args.push("--max-depth", String(options.maxDepth));
+  for (const glob of options.globs ?? []) args.push("--glob", glob);
+  // Never list the repository's own database, even with `hidden`.
+  if (options.hidden) args.push("--glob", "!.git/");
+  args.push("--", ...(options.paths?.length ? options.paths : ["."]));
+  return args;
+}
+
+/**
+ * Streams listed paths (relative to `cwd`, `./` dropped); stops ripgrep when the consumer stops
+ * iterating. Returns the run so callers can await `exit` for ripgrep's verdict.
+ */
+export function listFiles(
+  rg: Ripgrep,
+  options: ListFilesOptions,
+): { run: RipgrepRun; paths: AsyncGenerator<string> } {
+  const run = new RipgrepRun(rg, listFilesArgs(options), { cwd: options.cwd, signal: options.signal });
+  async function* paths() {
+    for await (const line of run.lines()) yield line.startsWith("./") ? line.slice(2) : line;
+  }
+  return { run, paths: paths() };
+}

@@ -1,0 +1,99 @@
+/**
+ * Which ripgrep the search and fs servers run: `RG_PATH`, else the binary shipped in `npm:@vscode/ripgrep`
+ * (no install step), else `rg` on PATH.
+ * @module
+ */
+import { ToolError } from "../mcp/errors.ts";
+import { findOnPath } from "../platform/which.ts";
+import { platform } from "../platform/mod.ts";
+
+/** A ripgrep that answered `--version`. */
+export interface Ripgrep {
+  path: string;
+  /** `15.0.0` */
+  version: string;
+  source: "RG_PATH" | "bundled" | "PATH";
+}
+
+/** How to get ripgrep when none is found. */
+export const RIPGREP_HINT =
+  "install ripgrep (https://github.com/BurntSushi/ripgrep#installation, e.g. `apt install ripgrep`, `brew install ripgrep`, `winget install BurntSushi.ripgrep.MSVC`) or set RG_PATH";
+
+let cached: Promise<Ripgrep | null> | undefined;
+
+/** The ripgrep to use (found once per process from `RG_PATH`), or from an explicit env; null when none. */
+export function locateRipgrep(env?: { RG_PATH?: string }): Promise<Ripgrep | null> {
+  if (env) return findRipgrep(env);
+  cached ??= findRipgrep({ RG_PATH: Deno.env.get("RG_PATH") });
+  return cached;
+}
+
+/** Like {@link locateRipgrep}, but a missing ripgrep is an `unavailable` ToolError with the install hint. */
+export async function requireRipgrep(): Promise<Ripgrep> {
+  const found = await locateRipgrep();
+  if (!found) throw new ToolError("unavailable", `Cannot run ripgrep: none found; ${RIPGREP_HINT}`);
+  return found;
+}
+
+async function findRipgrep(env: { RG_PATH?: string }): Promise<Ripgrep | null> {
+  if (env.RG_PATH) return await probe(env.RG_PATH, "RG_PATH");
+  const bundled = await bundledPath();
+  if (bundled) {
+    const found = await probe(bundled, "bundled") ?? await probe(await extractEmbedded(bundled), "bundled");
+    if (found) return found;
+  }
+  const onPath = await findOnPath(`rg`);
+  return onPath ? await probe(onPath, "PATH") : null;
+}
+
+async function bundledPath(): Promise<string | null> {
+  try {
+    // Dynamic: the package throws at import on platforms it has no binary for.
+    const { rgPath } = await import("@vscode/ripgrep");
+    return rgPath;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Inside a `deno compile`d binary the bundled rg lives in the executable's virtual file system, which
+ * cannot be executed: copy it once to the user's cache folder.
+ */
+async function extractEmbedded(embedded: string): Promise<string> {
+  const cacheRoot = Deno.env.get("XDG_CACHE_HOME") ?? Deno.env.get("LOCALAPPDATA") ??
+    platform.path.join(Deno.env.get("HOME") ?? Deno.cwd(), ".cache");
+  const version = embedded.match(/ripgrep-[^/\\]+[/\\]([\d.]+)[/\\]/)?.[1] ?? "bundled";
+  const target = platform.path.join(cacheRoot, "continue-mcp", `rg-${version}${platform.exeSuffix}`);
+  try {
+    await Deno.stat(target);
+    return target;
+  } catch {
+    // Not extracted yet.
+  }
+  try {
+    await Deno.mkdir(platform.path.dirname(target), { recursive: true });
+    const temp = `${target}.${Deno.pid}.tmp`;
+    await Deno.writeFile(temp, await Deno.readFile(embedded), { mode: 0o755 });
+    await Deno.rename(temp, target);
+  } catch {
+    // Unwritable cache: fall through to rg on PATH.
+  }
+  return target;
+}
+
+async function probe(path: string, source: Ripgrep["source"]): Promise<Ripgrep | null> {
+  try {
+    const { success, stdout } = await new Deno.Command(path, {
+      args: ["--version"],
+      stdout: "piped",
+      stderr: "null",
+    })
+      .output();
+    if (!success) return null;
+    const version = new TextDecoder().decode(stdout).match(/ripgrep (\S+)/)?.[1] ?? "unknown";
+    return { path, version, source };
+  } catch {
+    return null;
+  }
+}

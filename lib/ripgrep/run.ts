@@ -1,0 +1,95 @@
+/** Runs ripgrep and streams its stdout line by line, stopping it as soon as the reader has enough. */
+import type { Ripgrep } from "./locate.ts";
+
+/** How a ripgrep run ended. */
+export interface RipgrepExit {
+  /** Exit code: 0 found, 1 nothing found, 2 error; null when we stopped it. */
+  code: number | null;
+  /** ripgrep's stderr (capped at 8 KB): its own explanation of a bad regex or an unreadable path. */
+  stderr: string;
+  /** True when it was stopped early: page full, timeout or cancellation. */
+  stopped: boolean;
+}
+
+/** Options of one ripgrep run. */
+export interface RipgrepOptions {
+  cwd: string;
+  signal?: AbortSignal;
+}
+
+const STDERR_CAP = 8 * 1024;
+
+/** One ripgrep process: iterate `lines()`, call `stop()` when done early, await `exit`. */
+export class RipgrepRun {
+  readonly #child: Deno.ChildProcess;
+  readonly #stderr: Promise<string>;
+  #stopped = false;
+  readonly exit: Promise<RipgrepExit>;
+
+  constructor(rg: Ripgrep, args: string[], options: RipgrepOptions) {
+    this.#child = new Deno.Command(rg.path, {
+      args,
+      cwd: options.cwd,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    this.#stderr = readCapped(this.#child.stderr);
+    const onAbort = () => this.stop();
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+    if (options.signal?.aborted) this.stop();
+    this.exit = this.#child.status.then(async (status) => {
+      options.signal?.removeEventListener("abort", onAbort);
+      return { code: this.#stopped ? null : status.code, stderr: await this.#stderr, stopped: this.#stopped };
+    });
+  }
+
+  /** stdout split into lines (without the newline); ends when ripgrep ends or is stopped. */
+  async *lines(): AsyncGenerator<string> {
+    const decoder = new TextDecoder();
+    let pending = "";
+    const reader = this.#child.stdout.getReader();
+    let finished = false;
+    try {
+      while (true) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        pending += decoder.decode(value, { stream: true });
+        let newline: number;
+        while ((newline = pending.indexOf("\n")) >= 0) {
+          const line = pending.slice(0, newline);
+          pending = pending.slice(newline + 1);
+          yield line;
+          if (this.#stopped) return;
+        }
+      }
+      pending += decoder.decode();
+      finished = true;
+      if (pending) yield pending;
+    } finally {
+      // Reached on early return too: stop ripgrep and release the pipe.
+      if (!finished) this.stop();
+      await reader.cancel().catch(() => {});
+    }
+  }
+
+  /** Kills ripgrep; lines already read stay valid. */
+  stop(): void {
+    if (this.#stopped) return;
+    this.#stopped = true;
+    try {
+      this.#child.kill("SIGKILL");
+    } catch {
+      // Already exited.
+    }
+  }
+}
+
+async function readCapped(stream: ReadableStream<Uint8Array>): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = "";
+  for await (const chunk of stream) {
+    if (text.length < STDERR_CAP) text += decoder.decode(chunk, { stream: true });
+  }
+  return text.slice(0, STDERR_CAP).trim();
+}

@@ -1,0 +1,68 @@
+import assert from "node:assert/strict";
+import { listFiles } from "../../../lib/ripgrep/files.ts";
+import { locateRipgrep } from "../../../lib/ripgrep/locate.ts";
+import { RipgrepRun } from "../../../lib/ripgrep/run.ts";
+import { tempWorkspace } from "../../_support/workspace.ts";
+
+async function rg() {
+  const found = await locateRipgrep();
+  assert.ok(found, "ripgrep must be found (bundled through npm:@vscode/ripgrep)");
+  return found;
+}
+
+async function collect(paths: AsyncGenerator<string>): Promise<string[]> {
+  const out: string[] = [];
+  for await (const path of paths) out.push(path);
+  return out.sort();
+}
+
+Deno.test("locateRipgrep finds the bundled ripgrep 15", async () => {
+  const found = await rg();
+  assert.equal(found.source, "bundled");
+  assert.match(found.version, /^15\./);
+});
+
+Deno.test("listFiles respects .gitignore and opts out with noIgnore and hidden", async () => {
+  await using ws = await tempWorkspace({
+    ".git/HEAD": "ref: refs/heads/main\n",
+    ".gitignore": "build/\n",
+    "src/a.ts": "a",
+    "build/out.js": "x",
+    ".hidden/h.txt": "h",
+  });
+  const base = await collect(listFiles(await rg(), { cwd: ws.path }).paths);
+  assert.deepEqual(base, ["src/a.ts"]);
+  const all = await collect(listFiles(await rg(), { cwd: ws.path, noIgnore: true, hidden: true }).paths);
+  assert.deepEqual(all, [".gitignore", ".hidden/h.txt", "build/out.js", "src/a.ts"]);
+});
+
+Deno.test("listFiles applies globs and negated globs", async () => {
+  await using ws = await tempWorkspace({ "a.ts": "", "b.js": "", "dist/c.ts": "" });
+  const listed = await collect(listFiles(await rg(), { cwd: ws.path, globs: ["*.ts", "!dist/**"] }).paths);
+  assert.deepEqual(listed, ["a.ts"]);
+});
+
+Deno.test("stopping early kills ripgrep and reports the run as stopped", async () => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 300; i++) files[`f${i}.txt`] = "x";
+  await using ws = await tempWorkspace(files);
+  const { run, paths } = listFiles(await rg(), { cwd: ws.path });
+  const first: string[] = [];
+  for await (const path of paths) {
+    first.push(path);
+    if (first.length === 3) break;
+  }
+  assert.equal(first.length, 3);
+  const exit = await run.exit;
+  // ripgrep may have finished writing 300 names before the kill landed; either way nothing leaks.
+  assert.ok(exit.stopped || exit.code === 0);
+});
+
+Deno.test("a bad regex exits 2 with ripgrep's own explanation on stderr", async () => {
+  await using ws = await tempWorkspace({ "a.txt": "x" });
+  const run = new RipgrepRun(await rg(), ["--json", "a(", "."], { cwd: ws.path });
+  for await (const _ of run.lines()) { /* drain */ }
+  const exit = await run.exit;
+  assert.equal(exit.code, 2);
+  assert.match(exit.stderr, /unclosed group/);
+});
