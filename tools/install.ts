@@ -87,9 +87,9 @@ async function installWrapper(name: string, permissions: string[], entry: string
 }
 
 async function copyRules(from: string, to: string): Promise<void> {
-  let entries: Deno.DirEntry[];
+  const entries: Deno.DirEntry[] = [];
   try {
-    entries = [...Deno.readDirSync(from)];
+    for await (const entry of Deno.readDir(from)) entries.push(entry);
   } catch {
     return; // No rules shipped yet.
   }
