@@ -3,8 +3,8 @@
  * rule sets in `posix.ts` and `windows.ts`.
  * @module
  */
-import { posixPaths } from "./posix.ts";
-import { windowsPaths } from "./windows.ts";
+import { posixPaths, posixProcess } from "./posix.ts";
+import { windowsPaths, windowsProcess } from "./windows.ts";
 
 /** The OS we run on, as Deno names it. */
 export const os: typeof Deno.build.os = Deno.build.os;
@@ -19,3 +19,6 @@ export const platform: typeof posixPaths = isWindows ? windowsPaths : posixPaths
 export function toSlashes(path: string): string {
   return isWindows ? path.replaceAll("\\", "/") : path;
 }
+
+/** The process rules of this OS: shells, their argv, how a process tree is killed. */
+export const processRules: typeof posixProcess = isWindows ? windowsProcess : posixProcess;

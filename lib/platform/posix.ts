@@ -27,3 +27,92 @@ export const posixPaths = {
   /** Signals that ask a server to shut down. */
   shutdownSignals: ["SIGINT", "SIGTERM"] as Deno.Signal[],
 };
+
+/** Shells a job may run in on POSIX; the first one found on PATH is the default. */
+export const POSIX_SHELLS = ["bash", "sh", "zsh", "pwsh"] as const;
+
+/** How to start a program: its argv, and whether Windows must pass the arguments verbatim. */
+export interface ShellInvocation {
+  program: string;
+  args: string[];
+  /** Windows only: hand `args` to the program unquoted (`cmd /s /c "..."` needs this). */
+  rawArguments?: boolean;
+}
+
+/** Options of {@link posixShellArgv}. */
+export interface ShellArgvOptions {
+  /** Send stderr into stdout inside the shell, so their order is exact. */
+  mergeStderr?: boolean;
+}
+
+/** POSIX process rules as pure functions. */
+export const posixProcess = {
+  /** Default shell preference. */
+  defaultShells: ["bash", "sh"] as string[],
+  /** Jobs run in their own session so the whole tree can be signalled as one process group. */
+  detached: true,
+  /** Signals that end a process tree on this OS: a polite one first, then a forced one. */
+  gentleSignal: "SIGTERM" as Deno.Signal,
+  /** The argv that runs `command` as one script string in `shell` (a name or a path). */
+  shellArgv(shell: string, command: string, options: ShellArgvOptions = {}): ShellInvocation {
+    const name = shellName(shell);
+    if (name === "pwsh" || name === "powershell") return powershellInvocation(shell, command, options);
+    // `exec 2>&1` on its own line keeps the user's script untouched (heredocs, trailing comments).
+    const script = options.mergeStderr ? `exec 2>&1\n${command}` : command;
+    return { program: shell, args: ["-c", script] };
+  },
+  /** Shells a job may ask for. */
+  shells: POSIX_SHELLS as readonly string[],
+  /** POSIX kills a tree by signalling its process group, so no helper command is needed. */
+  treeKillArgv(_pid: number): string[] | null {
+    return null;
+  },
+};
+
+/** `C:\x\pwsh.exe` or `/usr/bin/pwsh` → `pwsh`. */
+export function shellName(shell: string): string {
+  return shell.split(/[\\/]/).pop()!.replace(/\.exe$/i, "").toLowerCase();
+}
+
+/** PowerShell prelude: UTF-8 output, no progress records (they arrive as CLIXML on stderr). */
+const POWERSHELL_PRELUDE =
+  "[Console]::OutputEncoding=[Text.Encoding]::UTF8;$OutputEncoding=[Text.Encoding]::UTF8;" +
+  "$ProgressPreference='SilentlyContinue';";
+
+/** pwsh/powershell argv: the script goes base64 UTF-16LE in `-EncodedCommand`, which avoids all quoting. */
+export function powershellInvocation(
+  shell: string,
+  command: string,
+  options: ShellArgvOptions = {},
+): ShellInvocation {
+  const body = options.mergeStderr ? `& {\n${command}\n} *>&1` : command;
+  // A native program's exit code is otherwise lost: PowerShell exits 0 or 1.
+  const script = `${POWERSHELL_PRELUDE}\n${body}\nif ($LASTEXITCODE) { exit $LASTEXITCODE }`;
+  return {
+    program: shell,
+    args: [
+      "-NoLogo",
+      "-NoProfile",
+      "-NonInteractive",
+      "-OutputFormat",
+      "Text",
+      "-EncodedCommand",
+      utf16Base64(script),
+    ],
+  };
+}
+
+/** Base64 of the UTF-16LE bytes of `text`, as `-EncodedCommand` expects. */
+export function utf16Base64(text: string): string {
+  const bytes = new Uint8Array(text.length * 2);
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    bytes[i * 2] = code & 0xff;
+    bytes[i * 2 + 1] = code >> 8;
+  }
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(binary);
+}

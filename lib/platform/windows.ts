@@ -1,5 +1,6 @@
 /** Windows path and process rules as pure functions, testable on any OS. */
 import { win32 as path } from "node:path";
+import { powershellInvocation, type ShellArgvOptions, type ShellInvocation, shellName } from "./posix.ts";
 
 /** The path rules of Windows: drive letters, UNC shares, case-insensitive names, `\` separators. */
 export const windowsPaths = {
@@ -29,4 +30,35 @@ export const windowsPaths = {
   exeSuffix: ".exe",
   /** Signals that ask a server to shut down (Windows has no SIGTERM listener). */
   shutdownSignals: ["SIGINT", "SIGBREAK"] as Deno.Signal[],
+};
+
+/** Shells a job may run in on Windows; pwsh, then Windows PowerShell, is the default. */
+export const WINDOWS_SHELLS = ["pwsh", "powershell", "cmd", "bash"] as const;
+
+/** Windows process rules as pure functions. */
+export const windowsProcess = {
+  /** Default shell preference. */
+  defaultShells: ["pwsh", "powershell"] as string[],
+  /** Windows has no process groups to signal; trees are killed with taskkill /T instead. */
+  detached: false,
+  /** Windows has no SIGTERM for other processes: the first step is already forced. */
+  gentleSignal: "SIGKILL" as Deno.Signal,
+  /** The argv that runs `command` as one script string in `shell` (a name or a path). */
+  shellArgv(shell: string, command: string, options: ShellArgvOptions = {}): ShellInvocation {
+    const name = shellName(shell);
+    if (name === "pwsh" || name === "powershell") return powershellInvocation(shell, command, options);
+    if (name === "cmd") {
+      const script = options.mergeStderr ? `(${command}) 2>&1` : command;
+      // `/s /c "<script>"`: cmd strips exactly the outer quotes and runs the rest verbatim.
+      return { program: shell, args: ["/d", "/s", "/c", `"${script}"`], rawArguments: true };
+    }
+    const script = options.mergeStderr ? `exec 2>&1\n${command}` : command;
+    return { program: shell, args: ["-c", script] };
+  },
+  /** Shells a job may ask for. */
+  shells: WINDOWS_SHELLS as readonly string[],
+  /** The command that kills `pid` and every descendant still linked to it; `/F` because console apps ignore WM_CLOSE. */
+  treeKillArgv(pid: number): string[] | null {
+    return ["taskkill", "/T", "/F", "/PID", String(pid)];
+  },
 };

@@ -1,0 +1,54 @@
+/**
+ * The process table, read through `ps` and `grep` rather than /proc: Deno refuses /proc reads without
+ * --allow-all, and `ps` also works on macOS. Both return null where the tool is missing (Windows).
+ * @module
+ */
+
+/** One row of the process table. */
+export interface ProcessRow {
+  pid: number;
+  pgid: number;
+  /** Exited but not yet reaped: runs nothing, holds no pipe. */
+  zombie: boolean;
+}
+
+const decoder = new TextDecoder();
+
+/** Every process with its group and whether it is a zombie; null when `ps` is unavailable. */
+export async function listProcesses(): Promise<ProcessRow[] | null> {
+  const out = await run("ps", ["-A", "-o", "pid=,pgid=,stat="]);
+  if (out === null) return null;
+  const rows: ProcessRow[] = [];
+  for (const line of out.split("\n")) {
+    const [pid, pgid, stat] = line.trim().split(/\s+/);
+    if (!pid || !pgid) continue;
+    rows.push({ pid: Number(pid), pgid: Number(pgid), zombie: (stat ?? "").startsWith("Z") });
+  }
+  return rows;
+}
+
+/**
+ * Pids among `pids` whose environment holds the entry `NAME=value` exactly (or, with `prefix`, an entry
+ * starting with it). Linux only (`/proc/<pid>/environ`, readable for our own processes); [] elsewhere.
+ */
+export async function findMarked(pids: readonly number[], entry: string, prefix = false): Promise<number[]> {
+  if (pids.length === 0) return [];
+  const files = pids.map((pid) => `/proc/${pid}/environ`);
+  // -z: NUL-separated entries; -x/-F: whole entry, literally; -l: names of matching files; -s: no noise.
+  const pattern = prefix
+    ? ["-lsz", "-e", `^${entry.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`]
+    : ["-lsxzF", entry];
+  const out = await run("grep", [...pattern, "--", ...files]);
+  if (out === null) return [];
+  return [...out.matchAll(/\/proc\/(\d+)\/environ/g)].map((match) => Number(match[1]));
+}
+
+async function run(program: string, args: string[]): Promise<string | null> {
+  try {
+    const output = await new Deno.Command(program, { args, stdin: "null", stdout: "piped", stderr: "null" })
+      .output();
+    return decoder.decode(output.stdout);
+  } catch {
+    return null;
+  }
+}

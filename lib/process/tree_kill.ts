@@ -1,0 +1,94 @@
+/**
+ * Kills a whole process tree. POSIX: the tree is a process group (spawned with `detached: true`), signalled
+ * politely, then with SIGKILL after a grace; on Linux, processes that left the group with their own
+ * `setsid` are still found through a marker entry in their environment. Windows: `taskkill /T /F`.
+ * @module
+ */
+import { processRules } from "../platform/mod.ts";
+import { findMarked, listProcesses } from "./processes.ts";
+
+/** How a tree is identified and killed. */
+export interface TreeKillOptions {
+  /** `NAME=value` set in the environment of every process of the tree (Linux escapee search). */
+  marker?: string;
+  /** First signal; SIGKILL follows after `graceMs` if anything survives. Default SIGTERM. */
+  signal?: Deno.Signal;
+  /** Default 2000. */
+  graceMs?: number;
+}
+
+const POLL_MS = 50;
+const KILL_WAIT_MS = 1000;
+
+/** Live (not zombie) pids of group `pgid` plus those carrying `marker`; null when `ps` is unavailable. */
+export async function findTreeMembers(pgid: number, marker?: string): Promise<number[] | null> {
+  const rows = await listProcesses();
+  if (rows === null) return null;
+  const live = rows.filter((row) => !row.zombie && row.pid !== Deno.pid);
+  const members = live.filter((row) => row.pgid === pgid).map((row) => row.pid);
+  if (!marker) return members;
+  const others = live.filter((row) => row.pgid !== pgid).map((row) => row.pid);
+  return [...members, ...await findMarked(others, marker)];
+}
+
+/** Whether anything of the tree is still alive. */
+export async function treeAlive(pgid: number, marker?: string): Promise<boolean> {
+  const members = await findTreeMembers(pgid, marker);
+  if (members) return members.length > 0;
+  try {
+    Deno.kill(-pgid, "SIGCONT");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Kills the tree rooted at `pid` and resolves once it is gone (or SIGKILL was sent to what remained). */
+export async function killTree(pid: number, options: TreeKillOptions = {}): Promise<void> {
+  const taskkill = processRules.treeKillArgv(pid);
+  if (taskkill) {
+    const [program, ...args] = taskkill;
+    await new Deno.Command(program, { args, stdout: "null", stderr: "null" }).output().catch(() => {});
+    return;
+  }
+  const members = await findTreeMembers(pid, options.marker);
+  // Nothing left: do not signal a group id that may since belong to someone else.
+  if (members !== null && members.length === 0) return;
+  const signal = options.signal ?? processRules.gentleSignal;
+  signalAll(pid, members ?? [], signal);
+  if (signal !== "SIGKILL" && await waitGone(pid, options.marker, options.graceMs ?? 2000)) return;
+  signalAll(pid, await findTreeMembers(pid, options.marker) ?? [], "SIGKILL");
+  // SIGKILL is delivered asynchronously: wait (briefly) until the kernel has really ended them.
+  await waitGone(pid, options.marker, KILL_WAIT_MS);
+}
+
+/** Sends SIGKILL to every process whose environment has an entry starting with `prefix` (Linux). */
+export async function killMarked(prefix: string): Promise<void> {
+  const rows = await listProcesses();
+  if (rows === null) return;
+  const live = rows.filter((row) => !row.zombie && row.pid !== Deno.pid).map((row) => row.pid);
+  for (const pid of await findMarked(live, prefix, true)) signal(pid, "SIGKILL");
+}
+
+/** Polls until the tree is gone; false if it still lives after `timeoutMs`. */
+async function waitGone(pgid: number, marker: string | undefined, timeoutMs: number): Promise<boolean> {
+  const deadline = performance.now() + timeoutMs;
+  while (await treeAlive(pgid, marker)) {
+    if (performance.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+  return true;
+}
+
+function signalAll(pgid: number, pids: readonly number[], sig: Deno.Signal): void {
+  signal(-pgid, sig);
+  for (const pid of pids) signal(pid, sig);
+}
+
+function signal(pid: number, sig: Deno.Signal): void {
+  try {
+    Deno.kill(pid, sig);
+  } catch {
+    // Already gone.
+  }
+}

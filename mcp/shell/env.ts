@@ -1,0 +1,55 @@
+/** The environment a job sees: the server's (or only its allowlisted part), the call's overlay, our markers. */
+
+/** Name of the variable that tags every process of a job, so escapees from its process group are found. */
+export const MARKER_NAME = "SHELL_MCP_JOB";
+
+/** What {@link jobEnv} returns: pass as `env` and `clearEnv` to `Deno.Command`. */
+export interface JobEnv {
+  env: Record<string, string>;
+  clearEnv: boolean;
+}
+
+/** Options of {@link jobEnv}. */
+export interface JobEnvOptions {
+  /** The server's environment (only read when an allowlist is set). */
+  serverEnv: Record<string, string>;
+  /** Parsed `SHELL_MCP_ENV_ALLOW`: names or `*` globs; undefined passes everything through. */
+  allow?: readonly string[];
+  /** The call's `env` argument. */
+  overlay?: Record<string, string>;
+  /** `NAME=value` marker. */
+  marker: string;
+}
+
+/** Builds a job's environment: `NO_COLOR=1` unless the overlay says otherwise, and the marker always. */
+export function jobEnv(options: JobEnvOptions): JobEnv {
+  const [markerName, markerValue] = splitMarker(options.marker);
+  const base: Record<string, string> = {};
+  if (options.allow) {
+    const patterns = options.allow.map(globToRegExp);
+    for (const [name, value] of Object.entries(options.serverEnv)) {
+      if (patterns.some((pattern) => pattern.test(name))) base[name] = value;
+    }
+  }
+  return {
+    env: { ...base, NO_COLOR: "1", ...options.overlay, [markerName]: markerValue },
+    clearEnv: options.allow !== undefined,
+  };
+}
+
+/** `"PATH, LC_*,HOME"` → `["PATH", "LC_*", "HOME"]`; unset or blank → undefined (no allowlist). */
+export function parseEnvAllow(value: string | undefined): string[] | undefined {
+  if (value === undefined || value.trim() === "") return undefined;
+  return value.split(",").map((part) => part.trim()).filter(Boolean);
+}
+
+function splitMarker(marker: string): [string, string] {
+  const at = marker.indexOf("=");
+  return [marker.slice(0, at), marker.slice(at + 1)];
+}
+
+/** Environment names compare case-insensitively: Windows does, and on POSIX no two sane names differ only so. */
+function globToRegExp(glob: string): RegExp {
+  const source = glob.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*");
+  return new RegExp(`^${source}$`, "i");
+}

@@ -1,0 +1,268 @@
+/**
+ * One background job: a shell process in its own process group, its bounded output log, its final state.
+ * Completion comes from the process status, never from pipe EOF: a grandchild may hold the pipes forever.
+ * @module
+ */
+import { ToolError } from "../../lib/mcp/errors.ts";
+import { processRules } from "../../lib/platform/mod.ts";
+import { type Drain, drainStream } from "../../lib/process/drain.ts";
+import {
+  incompleteUtf8Tail,
+  type LogSlice,
+  OutputLog,
+  type OutputLogOptions,
+} from "../../lib/process/output_log.ts";
+import { killTree, treeAlive } from "../../lib/process/tree_kill.ts";
+
+/** Where a job is in its life. */
+export type JobState = "running" | "exited" | "killed" | "timeout";
+
+/** Everything needed to spawn a job; paths and env already resolved. */
+export interface JobSpec {
+  id: number;
+  command: string;
+  /** Absolute path of the shell. */
+  shell: string;
+  cwd: string;
+  env: Record<string, string>;
+  clearEnv: boolean;
+  /** `NAME=value` also present in `env`: finds processes that left the group. */
+  marker: string;
+  stdin: "null" | "pipe";
+  mergeStderr: boolean;
+  timeoutMs: number;
+  graceMs: number;
+  log?: OutputLogOptions;
+  now?: () => number;
+}
+
+/** After the shell exits, how long output still in the pipes may take to arrive. */
+const DRAIN_GRACE_MS = 200;
+
+const encoder = new TextEncoder();
+
+/** A spawned job. Create with {@link Job.spawn}. */
+export class Job {
+  readonly id: number;
+  readonly command: string;
+  readonly pid: number;
+  readonly startedAt: number;
+  readonly log: OutputLog;
+  readonly stdinMode: "null" | "pipe";
+  /** Where the last read ended: the default cursor of the next one. */
+  cursor = 0;
+  #state: JobState = "running";
+  #exitCode: number | null = null;
+  #signal: string | null = null;
+  #endedAt: number | undefined;
+  #orphans = false;
+  #pendingState: JobState | undefined;
+  #child: Deno.ChildProcess;
+  #drains: Drain[];
+  #stdin: WritableStreamDefaultWriter<Uint8Array> | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #waiters = new Set<() => void>();
+  #finished: Promise<void>;
+  #killing: Promise<void> | undefined;
+  #spec: JobSpec;
+  #now: () => number;
+
+  private constructor(spec: JobSpec, child: Deno.ChildProcess) {
+    this.#spec = spec;
+    this.#now = spec.now ?? Date.now;
+    this.id = spec.id;
+    this.command = spec.command;
+    this.pid = child.pid;
+    this.stdinMode = spec.stdin;
+    this.startedAt = this.#now();
+    this.log = new OutputLog(spec.log);
+    this.#child = child;
+    this.#stdin = spec.stdin === "pipe" ? child.stdin.getWriter() : undefined;
+    this.#drains = [
+      drainStream(child.stdout, (bytes) => this.#append("stdout", bytes)),
+      drainStream(child.stderr, (bytes) => this.#append("stderr", bytes)),
+    ];
+    this.#timer = setTimeout(() => this.kill({ reason: "timeout" }), spec.timeoutMs);
+    this.#finished = this.#watch();
+  }
+
+  /** Spawns the job's shell; a spawn failure (missing cwd or shell) becomes a ToolError. */
+  static spawn(spec: JobSpec): Job {
+    const invocation = processRules.shellArgv(spec.shell, spec.command, { mergeStderr: spec.mergeStderr });
+    let child: Deno.ChildProcess;
+    try {
+      child = new Deno.Command(invocation.program, {
+        args: invocation.args,
+        cwd: spec.cwd,
+        env: spec.env,
+        clearEnv: spec.clearEnv,
+        stdin: spec.stdin === "pipe" ? "piped" : "null",
+        stdout: "piped",
+        stderr: "piped",
+        detached: processRules.detached,
+        windowsRawArguments: invocation.rawArguments ?? false,
+      }).spawn();
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new ToolError("unavailable", `Cannot start "${spec.command}": ${reason}`);
+    }
+    return new Job(spec, child);
+  }
+
+  /** Final once the shell exited and its output was collected. */
+  get state(): JobState {
+    return this.#state;
+  }
+
+  /** Exit code; null while running or when a signal ended it. */
+  get exitCode(): number | null {
+    return this.#exitCode;
+  }
+
+  /** The signal that ended the shell, if any. */
+  get signal(): string | null {
+    return this.#signal;
+  }
+
+  /** Whether processes of the job outlived its shell (they may still write output). */
+  get orphans(): boolean {
+    return this.#orphans;
+  }
+
+  /** Re-checks whether processes that outlived the shell are still alive. */
+  async refreshOrphans(): Promise<boolean> {
+    if (this.#orphans && this.#killing === undefined) {
+      this.#orphans = await treeAlive(this.pid, this.#spec.marker);
+    }
+    return this.#orphans;
+  }
+
+  /** Whether both output pipes are closed: nothing more can arrive. */
+  get quiet(): boolean {
+    return this.#drains.every((drain) => drain.ended);
+  }
+
+  /** Milliseconds from start to end (or to now). */
+  runtimeMs(): number {
+    return (this.#endedAt ?? this.#now()) - this.startedAt;
+  }
+
+  /** Settles when the state is final. */
+  get finished(): Promise<void> {
+    return this.#finished;
+  }
+
+  /** Resolves when output past `since` exists, the job finished, `timeoutMs` passed or `signal` aborted. */
+  changed(since: number, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    if (this.log.total > since || this.#state !== "running" || signal?.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.#waiters.delete(done);
+        signal?.removeEventListener("abort", done);
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      this.#waiters.add(done);
+      signal?.addEventListener("abort", done);
+    });
+  }
+
+  /** Reads output from `since`, never ending inside a UTF-8 character that may still be completed. */
+  read(since: number, maxBytes?: number): LogSlice {
+    const slice = this.log.read(since, maxBytes);
+    const more = slice.next < this.log.total || !this.quiet;
+    const last = slice.last;
+    if (!more || !last) return slice;
+    const trim = incompleteUtf8Tail(slice[last]);
+    if (trim === 0) return slice;
+    return { ...slice, [last]: slice[last].subarray(0, slice[last].length - trim), next: slice.next - trim };
+  }
+
+  /** Writes to the job's stdin; `eof` closes it afterwards. */
+  async write(text: string, eof: boolean): Promise<void> {
+    if (!this.#stdin) {
+      throw new ToolError(
+        "invalid_argument",
+        `Cannot write to job ${this.id}: it has no stdin; start it with shell_start stdin="pipe"`,
+      );
+    }
+    try {
+      if (text !== "") await this.#stdin.write(encoder.encode(text));
+      if (eof) {
+        const writer = this.#stdin;
+        this.#stdin = undefined;
+        await writer.close();
+      }
+    } catch {
+      this.#stdin = undefined;
+      throw new ToolError(
+        "conflict",
+        `Cannot write to job ${this.id}: its stdin is closed (state ${this.#state})`,
+      );
+    }
+  }
+
+  /** Kills the job's whole process tree (also what outlived an exited shell) and waits for the end. */
+  kill(
+    options: { signal?: Deno.Signal; reason?: "killed" | "timeout"; sweep?: boolean } = {},
+  ): Promise<void> {
+    if (this.#endedAt === undefined) this.#pendingState ??= options.reason ?? "killed";
+    this.#killing ??= (async () => {
+      // killTree checks the process table first, so a finished tree costs one look and no signal.
+      if (this.#endedAt === undefined || this.#orphans || !this.quiet || options.sweep) {
+        await killTree(this.pid, {
+          marker: this.#spec.marker,
+          signal: options.signal,
+          graceMs: this.#spec.graceMs,
+        });
+      }
+      await this.#finished;
+      this.#orphans = false;
+      // Whatever still holds the pipes is beyond reach (no /proc): stop reading.
+      await Promise.all(this.#drains.map((drain) => drain.cancel()));
+      this.#notify();
+    })();
+    return this.#killing;
+  }
+
+  /** Ends everything the job holds: its tree, pipes, stdin and timer; `sweep` also kills a finished tree. */
+  async dispose(options: { sweep?: boolean } = {}): Promise<void> {
+    await this.kill({ sweep: options.sweep });
+    await this.#stdin?.close().catch(() => {});
+    this.#stdin = undefined;
+  }
+
+  #append(stream: "stdout" | "stderr", bytes: Uint8Array): void {
+    this.log.append(stream, bytes);
+    this.#notify();
+  }
+
+  #notify(): void {
+    for (const waiter of [...this.#waiters]) waiter();
+  }
+
+  async #watch(): Promise<void> {
+    const status = await this.#child.status;
+    clearTimeout(this.#timer);
+    this.#endedAt = this.#now();
+    this.#exitCode = status.signal ? null : status.code;
+    this.#signal = status.signal;
+    const drained = Promise.all(this.#drains.map((drain) => drain.done));
+    let graceTimer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([drained, new Promise((resolve) => graceTimer = setTimeout(resolve, DRAIN_GRACE_MS))]);
+    clearTimeout(graceTimer);
+    // Pipes still open after the grace: something of the job is alive and holds them.
+    if (!this.quiet && this.#pendingState === undefined) {
+      this.#orphans = await treeAlive(this.pid, this.#spec.marker);
+    }
+    this.#state = this.#pendingState ?? "exited";
+    if (this.#state === "timeout") this.#exitCode = null;
+    if (this.#stdin) {
+      const writer = this.#stdin;
+      this.#stdin = undefined;
+      await writer.close().catch(() => {});
+    }
+    this.#notify();
+  }
+}

@@ -1,0 +1,92 @@
+/** How jobs and their output read to the model: one state line, stdout, then stderr when there is any. */
+import type { LogSlice } from "../../lib/process/output_log.ts";
+import { capText } from "../../lib/text/cap.ts";
+import { formatCount } from "../../lib/text/format.ts";
+import { cleanTerminalText } from "../../lib/text/terminal.ts";
+import type { Job } from "./job.ts";
+
+/** Characters of output one response carries at most. */
+export const RESPONSE_CHARS = 30_000;
+
+/** How output is turned into text. */
+export interface RenderOptions {
+  /** Keep ANSI escapes and carriage returns. */
+  raw?: boolean;
+  /** Keep only lines matching this. */
+  filter?: RegExp;
+  /** Default {@link RESPONSE_CHARS}. */
+  budget?: number;
+  /** Share of a cut budget given to the head (the rest goes to the tail). */
+  headShare?: number;
+}
+
+const decoder = new TextDecoder();
+
+/** `412` → `0.4s`, `12_300` → `12.3s`, `185_000` → `3m05s`. */
+export function formatRuntime(ms: number): string {
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
+  const s = Math.round(ms / 1000);
+  return s < 3600
+    ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s`
+    : `${Math.floor(s / 3600)}h${String(Math.floor(s / 60) % 60).padStart(2, "0")}m`;
+}
+
+/** `exit 0 after 1.2s`, `running 20.0s`, `timeout after 120.0s (tree killed)`, `killed by SIGTERM after 3.0s`. */
+export function describeState(job: Job): string {
+  const runtime = formatRuntime(job.runtimeMs());
+  const ending = job.signal ? `signal ${job.signal}` : `exit ${job.exitCode}`;
+  switch (job.state) {
+    case "running":
+      return `running ${runtime}`;
+    case "timeout":
+      return `timeout after ${runtime} (tree killed)`;
+    case "killed":
+      return `killed (${ending}) after ${runtime}`;
+    case "exited":
+      return `${ending} after ${runtime}${job.orphans ? "; its background processes still run" : ""}`;
+  }
+}
+
+/** The kept output as text: each slice in order, a marker where the middle was dropped, capped as a whole. */
+export function renderSlices(slices: readonly LogSlice[], options: RenderOptions = {}): string {
+  const out: string[] = [];
+  const err: string[] = [];
+  let dropped = 0;
+  for (const slice of slices) {
+    dropped += slice.dropped;
+    out.push(decoder.decode(slice.stdout));
+    err.push(decoder.decode(slice.stderr));
+  }
+  let stdout = transform(out.join(""), options);
+  let stderr = transform(err.join(""), options);
+  const budget = options.budget ?? RESPONSE_CHARS;
+  if (stdout.length + stderr.length > budget) {
+    const errBudget = Math.min(stderr.length, Math.max(Math.floor(budget / 3), budget - stdout.length));
+    stderr = capText(stderr, errBudget, options);
+    stdout = capText(stdout, budget - errBudget, options);
+  }
+  const parts: string[] = [];
+  // Stated first, so that no later cut can hide it.
+  if (dropped > 0) {
+    parts.push(`[${formatCount(dropped)} bytes dropped mid-output: jobs keep the first 64K and last 1M]`);
+  }
+  stdout = stdout.replace(/\n$/, "");
+  stderr = stderr.replace(/\n$/, "");
+  if (stdout !== "") parts.push(stdout);
+  if (stderr.trim() !== "") parts.push(`[stderr]\n${stderr}`);
+  return parts.join("\n");
+}
+
+/** The last non-empty output line (for progress notifications), at most 200 characters. */
+export function lastLine(slice: LogSlice): string {
+  const text = cleanTerminalText(decoder.decode(slice.last === "stderr" ? slice.stderr : slice.stdout));
+  const line = text.split("\n").map((l) => l.trim()).filter(Boolean).at(-1) ?? "";
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+}
+
+function transform(text: string, options: RenderOptions): string {
+  const clean = options.raw ? text : cleanTerminalText(text);
+  if (!options.filter) return clean;
+  const filter = options.filter;
+  return clean.split("\n").filter((line) => filter.test(line)).map((line) => `${line}\n`).join("");
+}

@@ -1,0 +1,26 @@
+/** The shell server: a background-job terminal whose calls never block the agent for long. */
+import { createMcpServer, type McpServerHandle } from "../../lib/mcp/server.ts";
+import type { Workspace } from "../../lib/workspace/workspace.ts";
+import { JobRegistry, type JobsOptions } from "./jobs.ts";
+import { createTools } from "./tools.ts";
+
+/** What the shell server needs. */
+export interface ShellOptions extends Omit<JobsOptions, "workspace"> {
+  workspace: Workspace;
+  /** Default `timeout_s` of shell_run (120 s) and of shell_start (600 s). */
+  runTimeoutS?: number;
+  startTimeoutS?: number;
+}
+
+/** Builds the shell server; its cleanup kills every job's process tree. */
+export function createServer(options: ShellOptions): McpServerHandle {
+  const jobs = new JobRegistry(options);
+  return createMcpServer({
+    name: "shell",
+    instructions: "Runs shell commands as jobs. shell_run waits up to wait_s, then hands back a job_id; " +
+      "follow long jobs with shell_output and stop them with shell_kill (kills the whole process tree).",
+    tools: createTools({ jobs, runTimeoutS: options.runTimeoutS, startTimeoutS: options.startTimeoutS }),
+    workspace: options.workspace,
+    cleanup: () => jobs.closeAll(),
+  });
+}

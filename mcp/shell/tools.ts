@@ -1,0 +1,294 @@
+/** The shell server's tool table: run, start, output, input, kill, list. */
+import { z } from "zod";
+import { defineTool, type ToolDefinition } from "../../lib/mcp/tool.ts";
+import { ToolError } from "../../lib/mcp/errors.ts";
+import { formatCount } from "../../lib/text/format.ts";
+import type { LogSlice } from "../../lib/process/output_log.ts";
+import type { Job } from "./job.ts";
+import { type JobRegistry, SHELLS } from "./jobs.ts";
+import { describeState, formatRuntime, lastLine, renderSlices, RESPONSE_CHARS } from "./render.ts";
+
+/** What the tools need. */
+export interface ToolDeps {
+  jobs: JobRegistry;
+  /** Default `timeout_s` of shell_run (120) and shell_start (600). */
+  runTimeoutS?: number;
+  startTimeoutS?: number;
+}
+
+const DESTRUCTIVE = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: false,
+  openWorldHint: true,
+};
+const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+const MAX_WAIT_S = 50;
+const SIGNALS = ["SIGTERM", "SIGINT", "SIGHUP", "SIGKILL"] as const;
+
+const jobInput = {
+  command: z.string(),
+  shell: z.enum(SHELLS).optional(),
+  cwd: z.string().optional(),
+  // catchall instead of z.record: same meaning, no `propertyNames` in the schema (fewer tokens).
+  env: z.object({}).catchall(z.string()).optional(),
+  "merge_stderr": z.boolean().optional().describe("2>&1: exact order"),
+};
+
+/** The tools, closed over the job registry. */
+export function createTools(deps: ToolDeps): ToolDefinition[] {
+  const { jobs } = deps;
+  return [
+    defineTool({
+      name: "shell_run",
+      description:
+        "Run a shell command, wait up to wait_s. Returns exit code and output, or a job_id if still running.",
+      input: {
+        ...jobInput,
+        timeout_s: z.number().optional().describe(
+          `Kill after; default ${deps.runTimeoutS ?? 120}`,
+        ),
+        wait_s: z.number().min(0).max(MAX_WAIT_S).optional().describe("Default 20"),
+      },
+      annotations: DESTRUCTIVE,
+      run: async (input, { signal, progress }) => {
+        const job = await jobs.start({
+          ...startRequest(input),
+          timeoutMs: timeoutMs(input.timeout_s ?? deps.runTimeoutS ?? 120),
+        });
+        const stop = () => job.kill();
+        signal.addEventListener("abort", stop, { once: true });
+        try {
+          const deadline = performance.now() + (input.wait_s ?? 20) * 1000;
+          let reported = 0;
+          while (job.state === "running" && !signal.aborted) {
+            const left = deadline - performance.now();
+            if (left <= 0) break;
+            await job.changed(Infinity, Math.min(left, 1000), signal);
+            if (job.state === "running" && job.log.total > reported) {
+              reported = job.log.total;
+              const line = lastLine(job.log.read(Math.max(0, reported - 2048)));
+              if (line) progress(line);
+            }
+          }
+        } finally {
+          signal.removeEventListener("abort", stop);
+        }
+        if (signal.aborted) await job.kill();
+        const body = renderSlices(readAll(job, 0), {});
+        if (job.state !== "running") {
+          const hint = job.orphans
+            ? `\n[job ${job.id}: shell_kill job_id=${job.id} stops what still runs]`
+            : "";
+          return `${describeState(job)}\n${body || "(no output)"}${hint}`;
+        }
+        return `job ${job.id} ${describeState(job)}\n${body || "(no output yet)"}\n` +
+          `[still running: shell_output job_id=${job.id} follows it, shell_kill job_id=${job.id} stops it]`;
+      },
+    }),
+    defineTool({
+      name: "shell_start",
+      description: "Start a background job and return its job_id at once. Follow with shell_output.",
+      input: {
+        ...jobInput,
+        timeout_s: z.number().optional().describe(
+          `Kill after; default ${deps.startTimeoutS ?? 600}`,
+        ),
+        stdin: z.enum(["null", "pipe"]).optional().describe("pipe: accept shell_input"),
+      },
+      annotations: DESTRUCTIVE,
+      run: async (input) => {
+        const job = await jobs.start({
+          ...startRequest(input),
+          stdin: input.stdin,
+          timeoutMs: timeoutMs(input.timeout_s ?? deps.startTimeoutS ?? 600),
+        });
+        return `job ${job.id} started (pid ${job.pid}); read it with shell_output job_id=${job.id}`;
+      },
+    }),
+    defineTool({
+      name: "shell_output",
+      description:
+        "A job's output after cursor since (default: where the last read ended), its state and exit code.",
+      input: {
+        job_id: z.number(),
+        since: z.number().optional(),
+        wait_s: z.number().min(0).max(MAX_WAIT_S).optional().describe("Wait for output or exit"),
+        filter: z.string().optional().describe("Regex; only matching lines"),
+        raw: z.boolean().optional().describe("Keep ANSI codes and \\r"),
+      },
+      annotations: READ_ONLY,
+      run: async (input, { signal }) => {
+        const job = jobs.get(input.job_id);
+        const filter = input.filter === undefined ? undefined : compileFilter(input.filter);
+        const since = input.since === undefined
+          ? job.cursor
+          : input.since < 0
+          ? Math.max(0, job.log.total + input.since)
+          : input.since;
+        if (input.wait_s) await job.changed(since, input.wait_s * 1000, signal);
+        return await readPage(job, since, { filter, raw: input.raw });
+      },
+    }),
+    defineTool({
+      name: "shell_input",
+      description: "Write to a job's stdin (needs stdin=pipe); returns new output.",
+      input: {
+        job_id: z.number(),
+        text: z.string().describe("Newline added if missing"),
+        eof: z.boolean().optional().describe("Close stdin after"),
+      },
+      annotations: DESTRUCTIVE,
+      run: async (input, { signal }) => {
+        const job = jobs.get(input.job_id);
+        const text = input.text === "" || input.text.endsWith("\n") ? input.text : `${input.text}\n`;
+        const before = job.log.total;
+        await job.write(text, input.eof ?? false);
+        await settle(job, before, signal);
+        return await readPage(job, job.cursor, {});
+      },
+    }),
+    defineTool({
+      name: "shell_kill",
+      description: "Kill a job's whole process tree. Returns final state and unread output.",
+      input: {
+        job_id: z.number(),
+        signal: z.enum(SIGNALS).optional().describe("Then SIGKILL after 2s"),
+      },
+      annotations: DESTRUCTIVE,
+      run: async (input) => {
+        const job = jobs.get(input.job_id);
+        await job.kill({ signal: input.signal });
+        const body = renderSlices(readAll(job, job.cursor), { headShare: 0.3 });
+        return `job ${job.id} ${describeState(job)}\n${body || "(no unread output)"}`;
+      },
+    }),
+    defineTool({
+      name: "shell_list",
+      description: "All jobs: id, state, command, runtime, exit code.",
+      input: {},
+      output: {
+        jobs: z.array(z.object({
+          id: z.number(),
+          state: z.enum(["running", "exited", "killed", "timeout"]),
+          command: z.string(),
+          pid: z.number(),
+          runtime_s: z.number(),
+          exit_code: z.number().nullable(),
+          signal: z.string().nullable(),
+          orphans: z.boolean(),
+          unread_bytes: z.number(),
+        })),
+      },
+      annotations: READ_ONLY,
+      run: async () => {
+        const list = jobs.list();
+        await Promise.all(list.map((job) => job.refreshOrphans()));
+        return {
+          jobs: list.map((job) => ({
+            id: job.id,
+            state: job.state,
+            command: job.command.length > 80 ? `${job.command.slice(0, 79)}…` : job.command,
+            pid: job.pid,
+            runtime_s: Math.round(job.runtimeMs() / 100) / 10,
+            exit_code: job.exitCode,
+            signal: job.signal,
+            orphans: job.orphans,
+            unread_bytes: job.log.total - job.cursor,
+          })),
+        };
+      },
+    }),
+  ];
+}
+
+function startRequest(input: {
+  command: string;
+  shell?: typeof SHELLS[number];
+  cwd?: string;
+  env?: Record<string, string>;
+  "merge_stderr"?: boolean;
+}) {
+  if (input.command.trim() === "") {
+    throw new ToolError("invalid_argument", "Cannot run an empty command; pass the shell command to run");
+  }
+  return {
+    command: input.command,
+    shell: input.shell,
+    cwd: input.cwd,
+    env: input.env,
+    mergeStderr: input.merge_stderr,
+  };
+}
+
+/** Every kept byte from `since` to the end, as slices (the dropped middle splits them). */
+function readAll(job: Job, since: number): LogSlice[] {
+  const slices: LogSlice[] = [];
+  let cursor = since;
+  while (true) {
+    const slice = job.read(cursor);
+    if (slice.next <= cursor && slice.dropped === 0) break;
+    slices.push(slice);
+    cursor = slice.next;
+    job.cursor = Math.max(job.cursor, cursor);
+  }
+  return slices;
+}
+
+/** One page of output from `since`, at most a response's worth; filtered reads scan all that is kept. */
+async function readPage(
+  job: Job,
+  since: number,
+  options: { filter?: RegExp; raw?: boolean },
+): Promise<string> {
+  await job.refreshOrphans();
+  let slices: LogSlice[];
+  let next: number;
+  if (options.filter) {
+    slices = readAll(job, since);
+    next = Math.max(since, slices.at(-1)?.next ?? since);
+  } else {
+    const slice = job.read(since, RESPONSE_CHARS);
+    slices = [slice];
+    next = slice.next;
+  }
+  job.cursor = next;
+  const body = renderSlices(slices, options);
+  const unread = job.log.total - next;
+  const more = unread > 0 ? `; ${formatCount(unread)} more bytes: call again` : "";
+  const state = job.state === "running" ? `running ${formatRuntime(job.runtimeMs())}` : describeState(job);
+  return `job ${job.id} ${state}; next since=${next}${more}\n${body || "(no new output)"}`;
+}
+
+/** After input: wait for the first reply (≤ 2 s), then until output pauses for 150 ms (≤ 3 s in all). */
+async function settle(job: Job, before: number, signal: AbortSignal): Promise<void> {
+  const deadline = performance.now() + 3000;
+  await job.changed(before, 2000, signal);
+  let seen = -1;
+  while (
+    job.log.total !== seen && job.state === "running" && performance.now() < deadline && !signal.aborted
+  ) {
+    seen = job.log.total;
+    await job.changed(seen, 150, signal);
+  }
+}
+
+/** Seconds → ms, within what a timer can hold (~24 days). */
+function timeoutMs(seconds: number): number {
+  if (!(seconds > 0)) {
+    throw new ToolError(
+      "invalid_argument",
+      `Cannot use timeout_s ${seconds}: it must be more than 0 seconds`,
+    );
+  }
+  return Math.min(seconds * 1000, 2 ** 31 - 1);
+}
+
+function compileFilter(source: string): RegExp {
+  try {
+    return new RegExp(source);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ToolError("invalid_argument", `Cannot use filter "${source}": ${reason}`);
+  }
+}
