@@ -181,6 +181,12 @@ export class Job {
 
   /** Writes to the job's stdin; `eof` closes it afterwards. */
   async write(text: string, eof: boolean): Promise<void> {
+    if (!this.#stdin && this.stdinMode === "pipe") {
+      throw new ToolError(
+        "conflict",
+        `Cannot write to job ${this.id}: its stdin is closed (state ${this.#state})`,
+      );
+    }
     if (!this.#stdin) {
       throw new ToolError(
         "invalid_argument",

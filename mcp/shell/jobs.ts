@@ -50,6 +50,8 @@ export class JobRegistry {
   #options: JobsOptions;
   #shells = new Map<string, Promise<string | null>>();
   #closed = false;
+  /** Tells this registry's jobs from those of other servers (or other instances in one process). */
+  #markerPrefix = `${MARKER_NAME}=${Deno.pid}-${crypto.randomUUID().slice(0, 8)}.`;
 
   constructor(options: JobsOptions) {
     this.#options = options;
@@ -69,7 +71,7 @@ export class JobRegistry {
     const shell = await this.#resolveShell(request.shell);
     const cwd = await this.#resolveCwd(request.cwd);
     const id = this.#nextId++;
-    const marker = `${MARKER_NAME}=${Deno.pid}.${id}`;
+    const marker = `${this.#markerPrefix}${id}`;
     const { env, clearEnv } = jobEnv({
       serverEnv: this.#options.serverEnv,
       allow: this.#options.envAllow,
@@ -123,7 +125,7 @@ export class JobRegistry {
       [...this.#jobs.values()].map((job) => job.dispose({ sweep: rows === null || liveGroups.has(job.pid) })),
     );
     // Linux: whatever still carries one of our markers (left its group, redirected its output) dies too.
-    await killMarked(`${MARKER_NAME}=${Deno.pid}.`);
+    await killMarked(this.#markerPrefix);
   }
 
   /** Keeps the newest finished jobs; jobs whose processes outlived the shell are never evicted. */

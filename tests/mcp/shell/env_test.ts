@@ -1,0 +1,27 @@
+import assert from "node:assert/strict";
+import { jobEnv, parseEnvAllow } from "../../../mcp/shell/env.ts";
+
+const serverEnv = { PATH: "/bin", HOME: "/h", LC_ALL: "C", LC_TIME: "x", AWS_SECRET: "s" };
+
+Deno.test("jobEnv overlays the server's environment with NO_COLOR, the call's env and the marker", () => {
+  const { env, clearEnv } = jobEnv({ serverEnv, overlay: { A: "1" }, marker: "SHELL_MCP_JOB=9.1" });
+  assert.equal(clearEnv, false);
+  assert.deepEqual(env, { NO_COLOR: "1", A: "1", SHELL_MCP_JOB: "9.1" });
+});
+
+Deno.test("jobEnv with an allowlist passes only matching names, globs included", () => {
+  const { env, clearEnv } = jobEnv({
+    serverEnv,
+    allow: parseEnvAllow(" PATH, lc_* ,"),
+    overlay: { NO_COLOR: "" },
+    marker: "SHELL_MCP_JOB=9.2",
+  });
+  assert.equal(clearEnv, true);
+  assert.deepEqual(env, { PATH: "/bin", LC_ALL: "C", LC_TIME: "x", NO_COLOR: "", SHELL_MCP_JOB: "9.2" });
+});
+
+Deno.test("parseEnvAllow: unset or blank means no allowlist", () => {
+  assert.equal(parseEnvAllow(undefined), undefined);
+  assert.equal(parseEnvAllow("  "), undefined);
+  assert.deepEqual(parseEnvAllow("A,B*"), ["A", "B*"]);
+});

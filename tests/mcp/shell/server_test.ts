@@ -1,0 +1,364 @@
+/** The shell server through a real MCP client, with real processes. */
+import assert from "node:assert/strict";
+import { encode } from "gpt-tokenizer";
+import { connect, textOf } from "../../_support/connect.ts";
+import { assertSnapshot } from "../../_support/snapshot.ts";
+import { tempWorkspace } from "../../_support/workspace.ts";
+import { isWindows } from "../../../lib/platform/mod.ts";
+import { shellServer, waitFor } from "./processes.ts";
+
+const posixOnly = { ignore: isWindows };
+
+type Listing = { jobs: { id: number; state: string; exit_code: number | null }[] };
+
+Deno.test({
+  name: "shell_run returns exit code, stdout, then stderr",
+  ...posixOnly,
+  fn: async () => {
+    await using ws = await tempWorkspace();
+    await using c = await connect(shellServer(ws.path));
+    const result = await c.call("shell_run", { command: "echo out; echo err >&2; exit 3" });
+    assert.equal(result.isError, undefined);
+    assert.match(textOf(result), /^exit 3 after \d+\.\ds\nout\n\[stderr\]\nerr$/);
+  },
+});
+
+Deno.test({
+  name: "shell_run without output says so, and stderr appears only when there is some",
+  ...posixOnly,
+  fn: async () => {
+    await using ws = await tempWorkspace();
+    await using c = await connect(shellServer(ws.path));
+    assert.match(await c.text("shell_run", { command: "true" }), /^exit 0 after \d+\.\ds\n\(no output\)$/);
+    assert.doesNotMatch(await c.text("shell_run", { command: "echo only-out" }), /stderr/);
+  },
+});
+
+Deno.test({
+  name: "shell_run hands back a running job after wait_s, which shell_output then follows",
+  ...posixOnly,
+  fn: async () => {
+    await using ws = await tempWorkspace();
+    await using c = await connect(shellServer(ws.path));
+    const text = await c.text("shell_run", {
+      command: "echo started; sleep 300",
+      wait_s: 0.3,
+    });
+    assert.match(text, /^job 1 running \d+\.\ds\nstarted\n\[still running: shell_output job_id=1 follows it/);
+    // run already showed "started": the next read has nothing new.
+    assert.match(await c.text("shell_output", { job_id: 1 }), /^job 1 running .*\n\(no new output\)$/);
+    assert.match(await c.text("shell_kill", { job_id: 1 }), /^job 1 killed/);
+  },
+});
+
+Deno.test({
+  name: "stdin is closed by default: cat ends at once instead of waiting forever",
+  ...posixOnly,
+  fn: async () => {
+    await using ws = await tempWorkspace();
+    await using c = await connect(shellServer(ws.path));
+    assert.match(
+      await c.text("shell_run", { command: "cat; echo after-cat" }),
+      /^exit 0 after .*\nafter-cat$/,
+    );
+  },
+});
+
+Deno.test({
+  name: "shell_input feeds a line-reading program and eof ends it",
+  ...posixOnly,
+  fn: async () => {
+    await using ws = await tempWorkspace();
+    await using c = await connect(shellServer(ws.path));
+    await c.text("shell_start", {
+      command: 'while read -r line; do echo "got $line"; done; echo bye',
+      stdin: "pipe",
+    });
+    assert.match(await c.text("shell_input", { job_id: 1, text: "hello" }), /\ngot hello$/);
+    assert.match(await c.text("shell_input", { job_id: 1, text: "two\n" }), /\ngot two$/);
+    await c.text("shell_input", { job_id: 1, text: "", eof: true });
+    let text = "";
+    await waitFor("the job to exit", async () => {
+      text = await c.text("shell_output", { job_id: 1, since: 0, wait_s: 5 });
+      return text.includes("exit 0");
+    });
+    assert.match(text, /^job 1 exit 0 after .*\ngot hello\ngot two\nbye$/);
+    const closed = await c.call("shell_input", { job_id: 1, text: "late" });
+    assert.equal(closed.isError, true);
+    assert.match(textOf(closed), /^Error \[conflict\]: Cannot write to job 1: its stdin is closed/);
+  },
+});
+
+Deno.test({
+  name: "shell_input talks to python3 -i, whose prompts go to stderr",
+  ignore: isWindows || !onPath("python3"),
+  fn: async () => {
+    await using ws = await tempWorkspace();
+    await using c = await connect(shellServer(ws.path));
+    await c.text("shell_start", { command: "python3 -i -q", stdin: "pipe" });
+    let reply = await c.text("shell_input", { job_id: 1, text: "print(6 * 7)" });
+    await waitFor("python's answer", async () => {
+      reply += await c.text("shell_output", { job_id: 1, wait_s: 1 });
+      return reply.includes("42");
+    });
+    assert.match(reply, /^42$/m);
+    await c.text("shell_input", { job_id: 1, text: "", eof: true });
+    await waitFor(
+      "python to exit",
+      async () => /exit 0/.test(await c.text("shell_output", { job_id: 1, wait_s: 5 })),
+    );
+  },
+});
+
+Deno.test({
+  name: "shell_input on a job without a stdin pipe says how to get one",
+  ...posixOnly,
+  fn: async () => {
+    await using ws = await tempWorkspace();
+    await using c = await connect(shellServer(ws.path));
+    await c.text("shell_run", { command: "true" });
+    const result = await c.call("shell_input", { job_id: 1, text: "x" });
+    assert.match(textOf(result), /^Error \[invalid_argument\]: Cannot write to job 1: .*stdin="pipe"/);
+  },
+});
+
+Deno.test({
+  name: "cursor reads return every byte exactly once across many calls",
+  ...posixOnly,
+  fn: async () => {
+    await using ws = await tempWorkspace();
+    await using c = await connect(shellServer(ws.path));
+    // ~110 KB in bursts: more than one response page, and reads interleave with the writes.
+    await c.text("shell_start", {
+      command: "for i in $(seq 1 12000); do echo line$i; case $i in *000) sleep 0.01;; esac; done",
+    });
+    let body = "";
+    let calls = 0;
+    for (let guard = 0; guard < 1000; guard++) {
+      const text = await c.text("shell_output", { job_id: 1, wait_s: 5 });
+      const newline = text.indexOf("\n");
+      const chunk = text.slice(newline + 1);
+      if (chunk !== "(no new output)") body += chunk;
+      calls++;
+      const header = text.slice(0, newline);
+      if (!header.includes("running") && !header.includes("more bytes")) break;
+    }
+    const expected = Array.from({ length: 12000 }, (_, i) => `line${i + 1}`).join("\n");
+    // Each response drops its final newline and a read may end mid-line: compare without newlines.
+    assert.equal(body.replaceAll("\n", ""), expected.replaceAll("\n", ""));
+    assert.ok(calls >= 4, `only ${calls} calls`);
+  },
+});
+
+Deno.test({
+  name: "shell_output since and filter re-read kept output without consuming it",
+  ...posixOnly,
+  fn: async () => {
+    await using ws = await tempWorkspace();
+    await using c = await connect(shellServer(ws.path));
+    await c.text("shell_run", { command: "printf 'ok 1\\nERROR a\\nok 2\\nERROR b\\n'" });
+    const filtered = await c.text("shell_output", { job_id: 1, since: 0, filter: "^ERROR" });
+    assert.match(filtered, /\nERROR a\nERROR b$/);
+    assert.match(await c.text("shell_output", { job_id: 1, since: -8 }), /\nERROR b$/);
+    const bad = await c.call("shell_output", { job_id: 1, filter: "(" });
+    assert.match(textOf(bad), /^Error \[invalid_argument\]: Cannot use filter "\("/);
+  },
+});
+
+Deno.test({
+  name: "long-poll returns as soon as the job ends",
+  ...posixOnly,
+  fn: async () => {
+    await using ws = await tempWorkspace();
+    await using c = await connect(shellServer(ws.path));
+    await c.text("shell_start", { command: "sleep 0.3; exit 4" });
+    const started = performance.now();
+    const text = await c.text("shell_output", { job_id: 1, wait_s: 50 });
+    assert.match(text, /^job 1 exit 4 after/);
+    // Far below wait_s: the call returned on the exit, not on its deadline.
+    assert.ok(performance.now() - started < 40_000);
+  },
+});
+
+Deno.test({
+  name: "stderr and stdout: separate sections by default, exact order with merge_stderr",
+  ...posixOnly,
+  fn: async () => {
+    await using ws = await tempWorkspace();
+    await using c = await connect(shellServer(ws.path));
+    const command = "for i in 1 2 3 4 5 6 7 8; do echo out$i; echo err$i >&2; done";
+    const split = await c.text("shell_run", { command });
+    assert.match(split, /\nout1\n.*out8\n\[stderr\]\nerr1\n.*err8$/s);
+    const merged = await c.text("shell_run", { command, merge_stderr: true });
+    const lines = merged.split("\n").slice(1);
+    assert.deepEqual(lines, [1, 2, 3, 4, 5, 6, 7, 8].flatMap((i) => [`out${i}`, `err${i}`]));
+  },
+});
+
+Deno.test({
+  name: "ANSI codes are stripped and \\r progress collapses, unless raw; NO_COLOR=1 is set",
+  ...posixOnly,
+  fn: async () => {
+    await using ws = await tempWorkspace();
+    await using c = await connect(shellServer(ws.path));
+    const command = String.raw`printf '\033[1;31mred\033[0m\n10%%\r50%%\r100%%\nNO_COLOR=%s\n' "$NO_COLOR"`;
+    assert.match(await c.text("shell_run", { command }), /\nred\n100%\nNO_COLOR=1$/);
+    const raw = await c.text("shell_output", { job_id: 1, since: 0, raw: true });
+    assert.ok(raw.includes("\x1b[1;31mred\x1b[0m\n10%\r50%\r100%"));
+  },
+});
+
+Deno.test({
+  name: "50 MB of output: bounded memory, a capped response that says what was dropped and cut",
+  ...posixOnly,
+  fn: async () => {
+    await using ws = await tempWorkspace();
+    await using c = await connect(shellServer(ws.path));
+    const text = await c.text("shell_run", {
+      command: "head -c 50000000 /dev/zero | tr '\\0' x; echo; echo last-line",
+      wait_s: 50,
+    });
+    assert.ok(text.length <= 30_500, `response has ${text.length} chars`);
+    assert.match(text, /^exit 0 after .*\n\[48,\d{3},\d{3} bytes dropped mid-output/);
+    assert.match(text, /\[\.\.\. [\d,]+ bytes \/ \d+ lines cut \.\.\.\]/);
+    assert.match(text, /\nlast-line$/);
+    const list = (await c.call("shell_list")).structuredContent as Listing;
+    assert.equal(list.jobs[0].exit_code, 0);
+  },
+});
+
+Deno.test({
+  name: "20 concurrent jobs each keep their own output",
+  ...posixOnly,
+  fn: async () => {
+    await using ws = await tempWorkspace();
+    await using c = await connect(shellServer(ws.path));
+    const runs = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => c.text("shell_run", { command: `echo job${i}; echo done${i}` })),
+    );
+    runs.forEach((text, i) => assert.match(text, new RegExp(`^exit 0 after .*\\njob${i}\\ndone${i}$`)));
+  },
+});
+
+Deno.test({
+  name: "limits: running jobs are capped, finished jobs evicted oldest first",
+  ...posixOnly,
+  fn: async () => {
+    await using ws = await tempWorkspace();
+    await using c = await connect(shellServer(ws.path, { maxRunning: 2, keepFinished: 2 }));
+    for (let i = 0; i < 4; i++) await c.text("shell_run", { command: `echo ${i}` });
+    const listed = (await c.call("shell_list")).structuredContent as Listing;
+    assert.deepEqual(listed.jobs.map((job) => job.id), [3, 4]);
+    const evicted = await c.call("shell_output", { job_id: 1 });
+    assert.match(textOf(evicted), /^Error \[not_found\]: Cannot find job 1: no such job/);
+    await c.text("shell_start", { command: "sleep 300" });
+    await c.text("shell_start", { command: "sleep 300" });
+    const third = await c.call("shell_start", { command: "sleep 300" });
+    assert.match(
+      textOf(third),
+      /^Error \[unavailable\]: Cannot start "sleep 300": 2 jobs are already running/,
+    );
+  },
+});
+
+Deno.test({
+  name: "errors: bad job id, missing cwd, cwd outside, unknown and missing shells, empty command",
+  ...posixOnly,
+  fn: async () => {
+    await using ws = await tempWorkspace({ "sub/": "", "file.txt": "x" });
+    await using c = await connect(shellServer(ws.path, { serverEnv: { PATH: "/usr/bin:/bin" } }));
+    const cases: [string, Record<string, unknown>, RegExp][] = [
+      ["shell_output", { job_id: 9 }, /^Error \[not_found\]: Cannot find job 9: no such job .*no jobs yet/],
+      ["shell_kill", { job_id: 9 }, /^Error \[not_found\]/],
+      [
+        "shell_run",
+        { command: "pwd", cwd: "nope" },
+        /^Error \[not_found\]: Cannot run in "nope": no such folder/,
+      ],
+      [
+        "shell_run",
+        { command: "pwd", cwd: "file.txt" },
+        /^Error \[invalid_argument\]: Cannot run in "file.txt"/,
+      ],
+      ["shell_run", { command: "pwd", cwd: "/" }, /^Error \[outside_workspace\]/],
+      ["shell_run", { command: "x", shell: "fish" }, /^Error \[invalid_argument\]: .*"shell"/],
+      [
+        "shell_run",
+        { command: "x", shell: "cmd" },
+        /^Error \[unavailable\]: Cannot find shell "cmd" on PATH; available: bash, sh/,
+      ],
+      ["shell_run", { command: "  " }, /^Error \[invalid_argument\]: Cannot run an empty command/],
+      ["shell_run", { command: "x", timeout_s: 0 }, /^Error \[invalid_argument\]: Cannot use timeout_s 0/],
+      ["shell_output", { job_id: 1, wait_s: 99 }, /^Error \[invalid_argument\]: .*"wait_s"/],
+    ];
+    for (const [tool, args, expected] of cases) {
+      const result = await c.call(tool, args);
+      assert.equal(result.isError, true, `${tool} ${JSON.stringify(args)}`);
+      assert.match(textOf(result), expected);
+    }
+    assert.match(
+      await c.text("shell_run", { command: "pwd", cwd: "sub" }),
+      new RegExp(`\\n${ws.join("sub")}$`),
+    );
+  },
+});
+
+Deno.test({
+  name: "env overlays the server's environment; SHELL_MCP_ENV_ALLOW passes only what it names",
+  ...posixOnly,
+  fn: async () => {
+    await using ws = await tempWorkspace();
+    const serverEnv = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", SECRET: "s3cret", LC_X: "lc" };
+    const command = 'echo "[$SECRET][$LC_X][$EXTRA]"';
+    {
+      await using c = await connect(shellServer(ws.path, { serverEnv: { ...serverEnv } }));
+      // Without an allowlist the job inherits the real process environment plus the overlay.
+      assert.match(await c.text("shell_run", { command, env: { EXTRA: "e" } }), /\n\[.*\]\[.*\]\[e\]$/);
+    }
+    await using c = await connect(shellServer(ws.path, { serverEnv, envAllow: ["PATH", "LC_*"] }));
+    assert.match(await c.text("shell_run", { command, env: { EXTRA: "e" } }), /\n\[\]\[lc\]\[e\]$/);
+  },
+});
+
+Deno.test({
+  name: "shell_run sends the last output line as progress when the client asks",
+  ...posixOnly,
+  fn: async () => {
+    await using ws = await tempWorkspace();
+    await using c = await connect(shellServer(ws.path));
+    const messages: string[] = [];
+    await c.client.callTool(
+      { name: "shell_run", arguments: { command: "echo compiling; sleep 1.3; echo done" } },
+      undefined,
+      { onprogress: (progress) => messages.push(progress.message ?? "") },
+    );
+    assert.ok(messages.includes("compiling"), JSON.stringify(messages));
+  },
+});
+
+Deno.test("tools/list fits the token budget and matches the snapshot", async () => {
+  await using ws = await tempWorkspace();
+  await using c = await connect(shellServer(ws.path));
+  const { tools } = await c.client.listTools();
+  let tokens = 0;
+  for (const tool of tools) {
+    assert.ok(tool.description!.length <= 200, tool.name);
+    for (const [name, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
+      const description = (schema as { description?: string }).description ?? "";
+      assert.ok(description.length <= 80, `${tool.name}.${name}`);
+    }
+    tokens += encode(tool.name + tool.description + JSON.stringify(tool.inputSchema)).length;
+  }
+  assert.ok(tokens <= 620, `tools/list takes ${tokens} tokens`);
+  await assertSnapshot(new URL("./tools.snapshot.json", import.meta.url), tools);
+});
+
+function onPath(name: string): boolean {
+  return (Deno.env.get("PATH") ?? "").split(":").some((dir) => {
+    try {
+      return Deno.statSync(`${dir}/${name}`).isFile;
+    } catch {
+      return false;
+    }
+  });
+}
