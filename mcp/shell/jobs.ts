@@ -122,7 +122,7 @@ export class JobRegistry {
     const rows = await listProcesses();
     const liveGroups = new Set(rows?.filter((row) => !row.zombie).map((row) => row.pgid));
     await Promise.all(
-      [...this.#jobs.values()].map((job) => job.dispose({ sweep: rows === null || liveGroups.has(job.pid) })),
+      [...this.#jobs.values()].map((job) => job.dispose({ sweep: rows !== null && liveGroups.has(job.pid) })),
     );
     // Linux: whatever still carries one of our markers (left its group, redirected its output) dies too.
     await killMarked(this.#markerPrefix);
