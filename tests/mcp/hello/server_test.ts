@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { connect, textOf } from "../../_support/connect.ts";
+import { Client, InMemoryTransport, ListRootsRequestSchema } from "../../../lib/mcp/sdk.ts";
 import { spawnStdio } from "../../_support/stdio.ts";
 import { assertSnapshot } from "../../_support/snapshot.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
@@ -143,4 +144,33 @@ Deno.test({
     await child.stdout.cancel();
     await writer.close().catch(() => {});
   },
+});
+
+Deno.test("roots/list_changed makes the server read the client's roots again", async () => {
+  await using ws = await tempWorkspace({ "first/": "", "second/": "" });
+  let roots = [new URL(`file://${ws.join("first")}`).href];
+  const handle = helloServer(Deno.cwd());
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  const client = new Client({ name: "t", version: "0" }, { capabilities: { roots: { listChanged: true } } });
+  client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots.map((uri) => ({ uri })) }));
+  await handle.server.connect(serverTransport);
+  await client.connect(clientTransport);
+  try {
+    const whoami = async () =>
+      ((await client.callTool({ name: "hello_whoami", arguments: {} })).structuredContent as {
+        roots: string[];
+      })
+        .roots;
+    assert.deepEqual(await whoami(), [ws.join("first")]);
+    roots = [new URL(`file://${ws.join("second")}`).href];
+    await client.sendRootsListChanged();
+    const deadline = Date.now() + 5_000;
+    while ((await whoami())[0] !== ws.join("second") && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    assert.deepEqual(await whoami(), [ws.join("second")]);
+  } finally {
+    await client.close();
+    await handle.close();
+  }
 });
