@@ -104,8 +104,11 @@ export function normalizeTags(tags: readonly string[]): string[] {
       "",
     ).slice(0, 40)
   ).filter(Boolean);
-  return [...new Set(out)];
+  return [...new Set(out)].slice(0, MAX_TAGS);
 }
+
+/** The most tags a note keeps. */
+export const MAX_TAGS = 20;
 
 /** Collapses whitespace so a value fits on one line. */
 export function oneLine(text: string): string {

@@ -1,5 +1,6 @@
 /** The note index `notes_list` shows: one compact line per note, filtered, ranked and paged. */
 import { clip } from "./derive.ts";
+import { normalizeTags } from "./front_matter.ts";
 import { rankNotes, words } from "./rank.ts";
 import type { Note } from "./note_file.ts";
 import type { Listing } from "./store.ts";
@@ -10,6 +11,8 @@ export const PAGE_SIZE = 100;
 const SUMMARY_BUDGET = 2_500;
 const SUMMARY_MIN = 48;
 const SUMMARY_MAX = 100;
+/** Tags shown per index line. */
+const MAX_INDEX_TAGS = 5;
 
 /** What to show of a listing. */
 export interface IndexOptions {
@@ -28,7 +31,7 @@ export interface IndexOptions {
  */
 export function formatIndex(listing: Listing, options: IndexOptions): string {
   const total = listing.notes.length;
-  const tag = options.tag?.trim().toLowerCase();
+  const tag = options.tag === undefined ? undefined : normalizeTags([options.tag])[0] ?? "";
   const tagged = tag ? listing.notes.filter((note) => note.tags.includes(tag)) : listing.notes;
   const query = options.query?.trim() ?? "";
   const ranked = rankNotes(tagged, query);
@@ -56,7 +59,9 @@ export function formatIndex(listing: Listing, options: IndexOptions): string {
   if (listing.skipped.length) {
     const names = listing.skipped.slice(0, 5).map((name) => `"${name}"`).join(", ");
     const more = listing.skipped.length > 5 ? ` and ${listing.skipped.length - 5} more` : "";
-    lines.push(`[not listed: ${names}${more}; rename to a lowercase-hyphen slug like "my-note.md"]`);
+    lines.push(
+      `[not listed: ${names}${more}: names that are not slugs (rename like "my-note.md") or not regular files]`,
+    );
   }
   return lines.join("\n");
 }
@@ -67,7 +72,7 @@ export function formatLine(note: Note, options: { summaryChars: number; date: bo
   const parts = [note.slug];
   if (words(note.title).join("-") !== note.slug) parts.push(clip(note.title, 60));
   if (note.summary) parts.push(clip(note.summary, options.summaryChars));
-  const meta = note.tags.filter((tag) => !slugWords.has(tag));
+  const meta = note.tags.filter((tag) => !slugWords.has(tag)).slice(0, MAX_INDEX_TAGS);
   if (options.date) meta.push(note.updated.slice(0, 10));
   return meta.length ? `${parts.join(" — ")} (${meta.join(", ")})` : parts.join(" — ");
 }

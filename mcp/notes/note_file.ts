@@ -25,6 +25,8 @@ export interface Note {
   front: FrontMatter;
   body: string;
   size: number;
+  /** Whether the file was not valid UTF-8 (its text then holds U+FFFD where bytes were undecodable). */
+  lossy: boolean;
   /** The file's creation (or modification) time, for a note whose front matter lacks `created`. */
   fileCreated: string;
 }
@@ -32,7 +34,8 @@ export interface Note {
 /** Files larger than this are read only up to it (a note the server writes is at most 64 KiB). */
 export const MAX_READ_BYTES = 1024 * 1024;
 
-const decoder = new TextDecoder();
+const strictDecoder = new TextDecoder("utf-8", { fatal: true });
+const lenientDecoder = new TextDecoder();
 
 /** Reads and interprets the note `slug` at `path`; throws `not_found` or `permission_denied`. */
 export async function loadNote(path: string, slug: string): Promise<Note> {
@@ -46,8 +49,24 @@ export async function loadNote(path: string, slug: string): Promise<Note> {
       }; notes must be regular files`,
     );
   }
-  const text = decoder.decode(await readHead(path, Math.min(info.size, MAX_READ_BYTES)));
-  return interpret({ slug, path, text, size: info.size, mtime: info.mtime, birthtime: info.birthtime });
+  const bytes = await readHead(path, Math.min(info.size, MAX_READ_BYTES));
+  let text: string;
+  let lossy = false;
+  try {
+    text = strictDecoder.decode(bytes);
+  } catch {
+    text = lenientDecoder.decode(bytes);
+    lossy = true;
+  }
+  return interpret({
+    slug,
+    path,
+    text,
+    size: info.size,
+    mtime: info.mtime,
+    birthtime: info.birthtime,
+    lossy,
+  });
 }
 
 /** Builds a {@link Note} from a file's text and times; never throws, whatever the front matter holds. */
@@ -58,6 +77,7 @@ export function interpret(file: {
   size: number;
   mtime: Date | null;
   birthtime?: Date | null;
+  lossy?: boolean;
 }): Note {
   const { front, body } = parseNote(file.text);
   const mtimeMs = file.mtime?.getTime() ?? 0;
@@ -77,6 +97,7 @@ export function interpret(file: {
     front,
     body,
     size: file.size,
+    lossy: file.lossy ?? false,
     fileCreated: (file.birthtime ?? file.mtime ?? new Date(0)).toISOString(),
   };
 }

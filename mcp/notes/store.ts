@@ -14,6 +14,8 @@ import { NOTES_DIR } from "./repo_root.ts";
 
 /** The largest note the server writes. */
 export const MAX_NOTE_BYTES = 64 * 1024;
+/** How far ahead of our clock a note's `updated` may be and still count as another writer's clock. */
+const MAX_CLOCK_SKEW_MS = 60_000;
 
 /** What a write asks for; `body` is markdown, a copied front matter block at its top is taken apart. */
 export interface WriteRequest {
@@ -139,7 +141,18 @@ export class NoteStore {
         throw new ToolError(error.code, error.message.replace(/^Cannot read/, "Cannot write"));
       });
       if (expected !== undefined) checkExpected(slug, expected, existing);
-      const updatedMs = Math.max(this.#now().getTime(), (existing?.updatedMs ?? 0) + 1);
+      if (existing?.lossy && request.mode === "append") {
+        throw new ToolError(
+          "invalid_argument",
+          `Cannot append to note "${slug}": the file is not valid UTF-8 text and rewriting it would alter ` +
+            `it; fix it by hand or replace it`,
+        );
+      }
+      const now = this.#now().getTime();
+      // `updated` moves forward on every write (expected_updated relies on it) unless the note claims a
+      // date far in the future, which a typo in a hand edit must not make permanent.
+      const previous = existing && existing.updatedMs - now < MAX_CLOCK_SKEW_MS ? existing.updatedMs : 0;
+      const updatedMs = Math.max(now, previous + 1);
       const updated = new Date(updatedMs).toISOString();
       const text = compose(slug, request, existing, updated);
       const bytes = encoder.encode(text);

@@ -167,6 +167,9 @@ Deno.test("query ranks the relevant note first; tag filters; paging past 100 lin
   assert.equal(ranked[0], '2 of 3 notes match "changelog", best first:');
   assert.match(ranked[1], /^changelog-format /);
   assert.match(ranked[2], /^release /);
+  await c.call("notes_write", { slug: "spaced", body: "Tagged.", tags: ["Two Words"] });
+  assert.match(await c.text("notes_list", { tag: "two words" }), /^1 of 4 notes tagged "two-words"/);
+  await c.call("notes_delete", { slug: "spaced" });
   assert.equal(
     await c.text("notes_list", { tag: "CI" }),
     '1 of 3 notes tagged "ci", newest first:\n# 2026-01-01\nlint — Run deno lint. (ci)',
@@ -240,4 +243,26 @@ Deno.test("the index of 50 notes stays compact: one line each, day headers, well
   assert.match(list, /\nconfig-debugging — When config misbehaves, set LOG=debug and rerun… \(security\)\n/);
   const tokens = encode(list).length;
   assert.ok(tokens < 1_500, `notes_list of 50 notes costs ${tokens} tokens`);
+});
+
+Deno.test("files that are not notes are named in a footer, not silently missing", async () => {
+  await using outside = await tempWorkspace({ "secret.md": "secret" });
+  await using ws = await tempWorkspace({
+    ".git/": "",
+    ".continue-notes/Not A Slug.md": "x",
+    ".continue-notes/linked.md": { symlink: outside.join("secret.md") },
+    ".continue-notes/real.md": "# Real\n\nA note.",
+  });
+  await using c = await connect(notesServer(ws.path));
+  const list = (await c.text("notes_list")).split("\n");
+  assert.equal(list[0], "1 note in .continue-notes/, newest first:");
+  assert.match(list[2], /^real — A note\.$/);
+  assert.equal(
+    list[3],
+    '[not listed: "Not A Slug.md", "linked.md": names that are not slugs (rename like "my-note.md") or not regular files]',
+  );
+  assert.match(
+    errorOf(await c.call("notes_read", { slug: "linked" })),
+    /^Error \[permission_denied\]: .*symlink/,
+  );
 });

@@ -252,3 +252,29 @@ Deno.test("two stores writing different notes at the same moment keep both", asy
   assert.equal(listing.notes.length, 20);
   for (const note of listing.notes) assert.equal(note.body, `body ${note.slug.slice(1)}\n`);
 });
+
+Deno.test("a note that is not valid UTF-8 is listed and readable but never appended to", async () => {
+  const bytes = new Uint8Array([...new TextEncoder().encode("Latin-1 caf"), 0xe9, 0x0a]);
+  await using ws = await tempWorkspace({ ".continue-notes/latin.md": bytes });
+  const store = storeIn(ws);
+  const note = await store.read("latin");
+  assert.equal(note.lossy, true);
+  assert.equal(note.text, "Latin-1 caf\uFFFD\n");
+  await assert.rejects(store.write({ slug: "latin", body: "x", mode: "append" }), isCode("invalid_argument"));
+  assert.deepEqual(await Deno.readFile(ws.join(".continue-notes/latin.md")), bytes);
+  await store.write({ slug: "latin", body: "café" });
+  assert.equal((await store.read("latin")).lossy, false);
+});
+
+Deno.test("a typo'd future date in a hand edit does not become permanent", async () => {
+  await using ws = await tempWorkspace({ ".continue-notes/n.md": "---\nupdated: 2099-01-01\n---\nx\n" });
+  const store = storeIn(ws);
+  assert.equal((await store.write({ slug: "n", body: "y" })).updated, "2026-01-01T00:00:00.000Z");
+});
+
+Deno.test("tags are capped at 20 per note", async () => {
+  await using ws = await tempWorkspace();
+  const store = storeIn(ws);
+  await store.write({ slug: "n", body: "x", tags: Array.from({ length: 30 }, (_, i) => `t${i}`) });
+  assert.equal((await store.read("n")).tags.length, 20);
+});
