@@ -6,28 +6,17 @@
 import { ToolError } from "../../lib/mcp/errors.ts";
 import { formatCount } from "../../lib/text/format.ts";
 import { platform, toSlashes } from "../../lib/platform/mod.ts";
-import { normalizeTags, parseNote, serializeNote } from "./front_matter.ts";
-import { clip, firstHeading, firstSentence, MAX_SUMMARY, MAX_TITLE } from "./derive.ts";
-import { closestSlugs, isSlug, slugify, titleFromSlug, validateSlug } from "./slug.ts";
-import { loadNote, lstatOrNull, type Note, sameInstant } from "./note_file.ts";
+import { closestSlugs, isSlug, titleFromSlug, validateSlug } from "./slug.ts";
+import { loadNote, lstatOrNull, type Note } from "./note_file.ts";
+import { checkExpected, composeNote, slugFromTitle, type WriteRequest } from "./compose.ts";
+
+export type { WriteRequest };
 import { NOTES_DIR } from "./repo_root.ts";
 
 /** The largest note the server writes. */
 export const MAX_NOTE_BYTES = 64 * 1024;
 /** How far ahead of our clock a note's `updated` may be and still count as another writer's clock. */
 const MAX_CLOCK_SKEW_MS = 60_000;
-
-/** What a write asks for; `body` is markdown, a copied front matter block at its top is taken apart. */
-export interface WriteRequest {
-  slug?: string;
-  body: string;
-  title?: string;
-  summary?: string;
-  tags?: string[];
-  mode?: "replace" | "append";
-  /** The `updated` the caller read; the write is refused when the note changed since. */
-  expectedUpdated?: string;
-}
 
 /** What a write did. */
 export interface WriteResult {
@@ -64,15 +53,12 @@ export class NoteStore {
     this.#now = options.now ?? (() => new Date());
   }
 
-  /** The repository root and its notes folder (created when `create`). */
-  async folder(options: { create?: boolean } = {}): Promise<{ root: string; dir: string }> {
+  /** The repository root and its notes folder (which may not exist yet). */
+  async folder(): Promise<{ root: string; dir: string }> {
     const root = await this.#locateRoot();
     const dir = platform.path.join(root, NOTES_DIR);
     const info = await lstatOrNull(dir);
-    if (!info) {
-      if (options.create) await Deno.mkdir(dir, { recursive: true });
-      return { root, dir };
-    }
+    if (!info) return { root, dir };
     // A cloned repository could point its notes folder anywhere, e.g. at ~/.ssh.
     const real = info.isSymlink ? await Deno.realPath(dir) : dir;
     if (!platform.isInside(real, root)) {
@@ -132,7 +118,7 @@ export class NoteStore {
         `Cannot write note "${slug}": expected_updated "${expected}" is not a date; pass the "updated" value notes_read showed`,
       );
     }
-    const { root, dir } = await this.folder({ create: true });
+    const { root, dir } = await this.folder();
     const path = platform.path.join(dir, `${slug}.md`);
     return await this.#exclusive(path, async () => {
       const existing = await loadNote(path, slug).catch((error) => {
@@ -154,7 +140,7 @@ export class NoteStore {
       const previous = existing && existing.updatedMs - now < MAX_CLOCK_SKEW_MS ? existing.updatedMs : 0;
       const updatedMs = Math.max(now, previous + 1);
       const updated = new Date(updatedMs).toISOString();
-      const text = compose(slug, request, existing, updated);
+      const text = composeNote(slug, request, { existing, updated });
       const bytes = encoder.encode(text);
       if (bytes.length > MAX_NOTE_BYTES) {
         throw new ToolError(
@@ -163,6 +149,7 @@ export class NoteStore {
             `${formatCount(MAX_NOTE_BYTES)}-byte limit; split it into several notes or shorten it`,
         );
       }
+      await Deno.mkdir(dir, { recursive: true });
       await writeFileAtomic(path, bytes, { mtime: new Date(updatedMs) });
       const action = !existing ? "created" : request.mode === "append" ? "appended" : "replaced";
       return { slug, path: relativeTo(root, path), action, updated, size: bytes.length };
@@ -223,62 +210,6 @@ export class NoteStore {
       if (this.#queues.get(path) === settled) this.#queues.delete(path);
     }
   }
-}
-
-function slugFromTitle(title: string | undefined): string {
-  const slug = slugify(title ?? "");
-  if (!slug) {
-    throw new ToolError(
-      "invalid_argument",
-      `Cannot write a note without a slug: give "slug", or a "title" with letters or digits`,
-    );
-  }
-  return slug;
-}
-
-function checkExpected(slug: string, expected: string, existing: Note | undefined): void {
-  if (!existing) {
-    throw new ToolError(
-      "conflict",
-      `Cannot write note "${slug}": it was deleted since you read it; write without expected_updated to recreate it`,
-    );
-  }
-  if (!sameInstant(expected, existing.version)) {
-    throw new ToolError(
-      "conflict",
-      `Cannot write note "${slug}": it changed since you read it (updated "${existing.version}", ` +
-        `you expected "${expected}"); notes_read it again, merge, and pass expected_updated "${existing.version}"`,
-    );
-  }
-}
-
-/** The new file text: the caller's body and fields, the rest kept from the note as it was. */
-function compose(slug: string, request: WriteRequest, existing: Note | undefined, updated: string): string {
-  // A model often writes back what notes_read showed it, front matter included: take that block apart.
-  const incoming = parseNote(request.body);
-  const body = (incoming.hasFrontMatter ? incoming.body : request.body).trim();
-  const append = request.mode === "append";
-  const section = append ? `## ${updated.slice(0, 16).replace("T", " ")} UTC\n\n${body}` : body;
-  const newBody = append && existing?.body.trim() ? `${existing.body.trimEnd()}\n\n${section}` : section;
-  const oldFront = existing?.front;
-  const tags = request.tags === undefined
-    ? incoming.front.tags ?? oldFront?.tags ?? []
-    : append
-    ? [...(oldFront?.tags ?? []), ...request.tags]
-    : request.tags;
-  // An appended section starts with its date heading, which is no title.
-  const title = request.title ?? incoming.front.title ?? oldFront?.title ??
-    firstHeading(append ? existing?.body ?? "" : newBody) ?? titleFromSlug(slug);
-  const summary = request.summary ?? incoming.front.summary ??
-    (append ? oldFront?.summary : undefined) ?? firstSentence(newBody);
-  return serializeNote({
-    title: clip(title, MAX_TITLE),
-    summary: summary ? clip(summary, MAX_SUMMARY) : undefined,
-    tags: normalizeTags(tags),
-    created: oldFront?.created ?? existing?.fileCreated ?? updated,
-    updated,
-    extra: incoming.hasFrontMatter ? incoming.front.extra : oldFront?.extra ?? [],
-  }, newBody);
 }
 
 /**

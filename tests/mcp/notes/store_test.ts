@@ -278,3 +278,14 @@ Deno.test("tags are capped at 20 per note", async () => {
   await store.write({ slug: "n", body: "x", tags: Array.from({ length: 30 }, (_, i) => `t${i}`) });
   assert.equal((await store.read("n")).tags.length, 20);
 });
+
+Deno.test("a refused first write leaves no notes folder behind", async () => {
+  await using ws = await tempWorkspace();
+  const store = storeIn(ws);
+  await assert.rejects(store.write({ slug: "n", body: "x".repeat(MAX_NOTE_BYTES) }), isCode("too_large"));
+  await assert.rejects(
+    store.write({ slug: "n", body: "x", expectedUpdated: "2026-01-01" }),
+    isCode("conflict"),
+  );
+  await assert.rejects(Deno.lstat(ws.join(".continue-notes")), Deno.errors.NotFound);
+});
