@@ -49,8 +49,9 @@ export function createTools(deps: NotesDeps): ToolDefinition[] {
   return [
     defineTool({
       name: "notes_list",
-      description: "Index of this repo's notes (agent memory): slug — title — summary (tags, date), newest " +
-        "first. query ranks by words; tag filters. Read relevant ones with notes_read.",
+      description:
+        "Index of this repo's notes (agent memory), one line each: slug — title — summary (tags). " +
+        "Newest first, or best match for query. Read the relevant ones with notes_read.",
       input: {
         query: z.string().optional(),
         tag: z.string().optional(),
