@@ -1,0 +1,216 @@
+/**
+ * One streaming pass over an open file: skips to a line, collects a page of lines (each capped), and
+ * optionally goes on to the end to count lines, line endings and the SHA-256. Memory stays bounded by the
+ * chunk size plus the page, whatever the file's size or line lengths.
+ * @module
+ */
+import { createHash } from "node:crypto";
+import { type Checkpoint, type LineIndex, recordLineStart } from "./line_index.ts";
+
+/** What to collect. */
+export interface ScanOptions {
+  /** First line to collect (1-based). */
+  offset: number;
+  /** Most lines to collect. */
+  limit: number;
+  /** Output budget in characters for the collected lines (numbering included); at least one line is kept. */
+  maxChars: number;
+  /** Lines longer than this many characters are cut. */
+  maxLineChars: number;
+  /** Where the scan starts; byte 0 / line 1 unless an index knows better. */
+  start?: Checkpoint;
+  /** Read on to the end of the file after the page (line count, endings, hash). */
+  toEnd?: boolean;
+  /** Compute the SHA-256 of the whole file; needs `start` at byte 0 and `toEnd`. */
+  hash?: boolean;
+  /** Checkpoints learnt on the way are recorded here. */
+  index?: LineIndex;
+  signal?: AbortSignal;
+  chunkSize?: number;
+}
+
+/** One collected line. */
+export interface ScannedLine {
+  number: number;
+  text: string;
+}
+
+/** What a scan found. */
+export interface ScanResult {
+  lines: ScannedLine[];
+  /** Why collecting stopped: `limit` lines, the output budget, or the end of the file. */
+  stop: "limit" | "budget" | "end";
+  /** The line count, when the scan reached the end of the file. */
+  totalLines?: number;
+  /** Line terminators seen (`crlf` is counted apart from bare `lf`). */
+  endings: { lf: number; crlf: number; cr: boolean };
+  /** Whether the file ends with a newline (known when the scan reached the end). */
+  finalNewline?: boolean;
+  /** Whether more lines follow the last collected line. */
+  more: boolean;
+  sha256?: string;
+  /** Some collected line held bytes that are not valid UTF-8 (shown as U+FFFD). */
+  invalidUtf8: boolean;
+  /** How many collected lines were cut at `maxLineChars`. */
+  cutLines: number;
+}
+
+const NL = 10;
+const CR = 13;
+const BOM = [0xef, 0xbb, 0xbf];
+
+/** Scans `file` (already open) as the options ask; the file's own position is moved. */
+export async function scanLines(file: Deno.FsFile, options: ScanOptions): Promise<ScanResult> {
+  const start = options.start ?? { line: 1, byte: 0 };
+  const hasher = options.hash && start.byte === 0 ? createHash("sha256") : undefined;
+  const maxLineBytes = options.maxLineChars * 4 + 4;
+  const buffer = new Uint8Array(options.chunkSize ?? 256 * 1024);
+  const endLine = options.offset + options.limit;
+  const result: ScanResult = {
+    lines: [],
+    stop: "end",
+    endings: { lf: 0, crlf: 0, cr: false },
+    more: false,
+    invalidUtf8: false,
+    cutLines: 0,
+  };
+  let line = start.line;
+  let pos = start.byte;
+  let collecting = line >= options.offset;
+  let chars = 0;
+  let previousByte = -1;
+  let lastByte = -1;
+  let current = new LineCollector(maxLineBytes);
+  let done = false;
+  await file.seek(pos, Deno.SeekMode.Start);
+  while (!done) {
+    options.signal?.throwIfAborted();
+    const read = await file.read(buffer);
+    if (read === null) break;
+    const chunk = buffer.subarray(0, read);
+    hasher?.update(chunk);
+    if (!result.endings.cr && chunk.indexOf(CR) >= 0) result.endings.cr = true;
+    let p = 0;
+    while (p < read) {
+      const nl = chunk.indexOf(NL, p);
+      const end = nl < 0 ? read : nl;
+      if (collecting) current.add(chunk.subarray(p, end));
+      if (nl < 0) break;
+      const before = nl > 0 ? chunk[nl - 1] : previousByte;
+      if (before === CR) result.endings.crlf++;
+      else result.endings.lf++;
+      if (collecting) {
+        const text = current.finish(line, options.maxLineChars, result);
+        const cost = text.length + 8;
+        if (result.lines.length > 0 && chars + cost > options.maxChars) {
+          result.stop = "budget";
+          collecting = false;
+        } else {
+          chars += cost;
+          result.lines.push({ number: line, text });
+          if (line + 1 >= endLine) {
+            result.stop = "limit";
+            collecting = false;
+          }
+        }
+        current = new LineCollector(maxLineBytes);
+      }
+      line++;
+      p = nl + 1;
+      if (options.index) recordLineStart(options.index, line, pos + p);
+      if (!collecting && line >= options.offset && result.stop === "end") collecting = true;
+      if (!collecting && result.stop !== "end" && !options.toEnd) {
+        result.more = pos + p < (await file.stat()).size;
+        if (!result.more) result.totalLines = line - 1;
+        done = true;
+        break;
+      }
+    }
+    previousByte = chunk[read - 1];
+    lastByte = previousByte;
+    pos += read;
+  }
+  if (!done) {
+    // The end of the file: a last line without a newline still counts.
+    const partial = lastByte !== -1 && lastByte !== NL;
+    if (partial && collecting && result.stop === "end") {
+      const text = current.finish(line, options.maxLineChars, result);
+      if (result.lines.length > 0 && chars + text.length + 8 > options.maxChars) result.stop = "budget";
+      else result.lines.push({ number: line, text });
+    }
+    result.totalLines = partial ? line : line - 1;
+    result.finalNewline = !partial;
+    const lastShown = result.lines.at(-1)?.number ?? options.offset - 1;
+    result.more = lastShown < result.totalLines;
+    if (options.index) options.index.totalLines = result.totalLines;
+    if (hasher) result.sha256 = hasher.digest("hex");
+  }
+  return result;
+}
+
+/** The bytes of one line, kept up to a cap; beyond it only the characters are counted. */
+class LineCollector {
+  #parts: Uint8Array[] = [];
+  #kept = 0;
+  #extraChars = 0;
+  #lastByte = -1;
+  constructor(readonly maxBytes: number) {}
+
+  add(bytes: Uint8Array): void {
+    if (bytes.length === 0) return;
+    this.#lastByte = bytes[bytes.length - 1];
+    const room = this.maxBytes - this.#kept;
+    if (room > 0) {
+      const keep = bytes.subarray(0, room);
+      this.#parts.push(keep.slice());
+      this.#kept += keep.length;
+    }
+    if (bytes.length > room) this.#extraChars += countChars(bytes.subarray(Math.max(0, room)));
+  }
+
+  /** Decodes the line (its trailing CR dropped), cut at `maxChars` characters with a marker. */
+  finish(line: number, maxChars: number, result: ScanResult): string {
+    let bytes = concat(this.#parts, this.#kept);
+    // Line 1 starts at byte 0: a UTF-8 BOM there is a marker, not content.
+    if (line === 1 && startsWithBom(bytes)) bytes = bytes.subarray(3);
+    let extra = this.#extraChars;
+    if (this.#lastByte === CR) {
+      if (extra > 0) extra--;
+      else bytes = bytes.subarray(0, bytes.length - 1);
+    }
+    let text: string;
+    try {
+      text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes, { stream: extra > 0 });
+    } catch {
+      result.invalidUtf8 = true;
+      text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes, { stream: extra > 0 });
+    }
+    const codePoints = extra > 0 || text.length > maxChars ? Array.from(text) : undefined;
+    if (!codePoints || codePoints.length + extra <= maxChars) return text;
+    result.cutLines++;
+    const cut = codePoints.length + extra - maxChars;
+    return `${codePoints.slice(0, maxChars).join("")}…(+${cut} chars)`;
+  }
+}
+
+function startsWithBom(bytes: Uint8Array): boolean {
+  return bytes[0] === BOM[0] && bytes[1] === BOM[1] && bytes[2] === BOM[2];
+}
+
+function concat(parts: Uint8Array[], length: number): Uint8Array {
+  if (parts.length === 1) return parts[0];
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+/** UTF-8 code points in `bytes`: every byte that is not a continuation byte starts one. */
+function countChars(bytes: Uint8Array): number {
+  let count = 0;
+  for (let i = 0; i < bytes.length; i++) if ((bytes[i] & 0xc0) !== 0x80) count++;
+  return count;
+}
