@@ -1,0 +1,57 @@
+import assert from "node:assert/strict";
+import { scanLines, type ScanOptions } from "../../../mcp/fs/scan.ts";
+import { CHECKPOINT_LINES, checkpointBefore, type LineIndex } from "../../../mcp/fs/line_index.ts";
+import { tempWorkspace } from "../../_support/workspace.ts";
+
+const TRICKY = "\uFEFFfirst\r\nsecond\n\r\n" + "é".repeat(30) + "\r\n" + "x".repeat(25) + "\nlast";
+
+async function scanFile(path: string, options: Partial<ScanOptions>) {
+  using file = await Deno.open(path, { read: true });
+  return await scanLines(file, { offset: 1, limit: 100, maxChars: 100_000, maxLineChars: 20, ...options });
+}
+
+Deno.test("scanLines gives the same lines, counts and hash whatever the chunk size", async () => {
+  await using ws = await tempWorkspace({ "t.txt": TRICKY });
+  const reference = await scanFile(ws.join("t.txt"), { toEnd: true, hash: true });
+  assert.deepEqual(reference.lines.map((l) => l.text), [
+    "first",
+    "second",
+    "",
+    `${"é".repeat(20)}…(+10 chars)`,
+    `${"x".repeat(20)}…(+5 chars)`,
+    "last",
+  ]);
+  assert.equal(reference.totalLines, 6);
+  assert.deepEqual(reference.endings, { lf: 2, crlf: 3, cr: true });
+  assert.equal(reference.finalNewline, false);
+  for (let chunkSize = 1; chunkSize <= 24; chunkSize++) {
+    const scan = await scanFile(ws.join("t.txt"), { toEnd: true, hash: true, chunkSize });
+    assert.deepEqual(scan, reference, `chunk size ${chunkSize}`);
+  }
+});
+
+Deno.test("scanLines stops after the page unless asked to read on", async () => {
+  await using ws = await tempWorkspace({ "t.txt": "a\nb\nc\nd\n" });
+  const page = await scanFile(ws.join("t.txt"), { offset: 2, limit: 2 });
+  assert.deepEqual(page.lines, [{ number: 2, text: "b" }, { number: 3, text: "c" }]);
+  assert.equal(page.stop, "limit");
+  assert.equal(page.more, true);
+  assert.equal(page.totalLines, undefined);
+  const last = await scanFile(ws.join("t.txt"), { offset: 3, limit: 2 });
+  assert.equal(last.more, false);
+  assert.equal(last.totalLines, 4);
+});
+
+Deno.test("scanLines records checkpoints that later scans can start from", async () => {
+  const lines = Array.from({ length: CHECKPOINT_LINES * 3 + 10 }, (_, i) => `n${i + 1}\n`).join("");
+  await using ws = await tempWorkspace({ "t.txt": lines });
+  const index: LineIndex = { identity: { size: 0, mtimeMs: 0, ino: null }, offsets: [0] };
+  const first = await scanFile(ws.join("t.txt"), { offset: 1, limit: 1, toEnd: true, index });
+  assert.equal(first.totalLines, CHECKPOINT_LINES * 3 + 10);
+  assert.equal(index.offsets.length, 4);
+  const wanted = CHECKPOINT_LINES * 2 + 5;
+  const start = checkpointBefore(index, wanted);
+  assert.equal(start.line, CHECKPOINT_LINES * 2 + 1);
+  const page = await scanFile(ws.join("t.txt"), { offset: wanted, limit: 1, start });
+  assert.deepEqual(page.lines, [{ number: wanted, text: `n${wanted}` }]);
+});
