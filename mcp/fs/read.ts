@@ -6,7 +6,7 @@
  */
 import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
-import { ToolError } from "../../lib/mcp/errors.ts";
+import { ToolError, toToolError } from "../../lib/mcp/errors.ts";
 import type { ContentBlock } from "../../lib/mcp/render.ts";
 import { formatCount, formatSize } from "../../lib/text/format.ts";
 import type { FsDeps } from "./deps.ts";
@@ -76,7 +76,9 @@ async function readOne(
     throw new ToolError("invalid_argument", `Cannot read "${path}": it is a folder; list it with fs_list`);
   }
   if (!info.isFile) throw new ToolError("invalid_argument", `Cannot read "${path}": not a regular file`);
-  using file = await Deno.open(real, { read: true });
+  using file = await Deno.open(real, { read: true }).catch((error) => {
+    throw toToolError(error, `Cannot read "${path}"`);
+  });
   const head = await readHead(file);
   const kind = sniff(head);
   if (kind.kind === "image") {
@@ -131,6 +133,7 @@ async function readOne(
   const scan = await scanLines(file, {
     offset,
     limit,
+    keepLast: (request.offset ?? 1) < 0,
     // Header and footer come out of the same budget.
     maxChars: maxChars - HEADER_ALLOWANCE,
     maxLineChars: limits.lineChars,
@@ -153,7 +156,7 @@ async function readOne(
     hashLimit: full ? undefined : limits.fullScanBytes,
   });
   const body = scan.lines.map((line) => `${String(line.number).padStart(6)}\t${line.text}`).join("\n");
-  const footer = formatFooter(scan, total, limits.lineChars);
+  const footer = formatFooter(scan, total, { lineChars: limits.lineChars, offset });
   return [{ type: "text", text: `${header}\n${body}\n${footer}` }];
 }
 
@@ -184,13 +187,18 @@ function endingsLabel(scan: ScanResult): string {
   return cr ? "CR" : "no line breaks";
 }
 
-function formatFooter(scan: ScanResult, total: number | undefined, lineChars: number): string {
+function formatFooter(
+  scan: ScanResult,
+  total: number | undefined,
+  options: { lineChars: number; offset: number },
+): string {
   const first = scan.lines[0].number;
   const last = scan.lines.at(-1)!.number;
   const of = total === undefined ? "? (not counted)" : formatCount(total);
   const notes: string[] = [];
-  if (scan.stop === "budget") notes.push("output cap reached");
-  if (scan.cutLines) notes.push(`${scan.cutLines} long lines cut at ${formatCount(lineChars)} chars`);
+  if (scan.stop === "budget" || scan.trimmedFront) notes.push("output cap reached");
+  if (scan.trimmedFront) notes.push(`earlier: offset=${options.offset}, limit=${first - options.offset}`);
+  if (scan.cutLines) notes.push(`${scan.cutLines} long lines cut at ${formatCount(options.lineChars)} chars`);
   if (scan.more) notes.push(`next: offset=${last + 1}`);
   if (scan.more && total === undefined) notes.push(`last lines: offset=-${last - first + 1}`);
   return `[lines ${first}-${last} of ${of}${notes.length ? `; ${notes.join("; ")}` : ""}]`;

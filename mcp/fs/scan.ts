@@ -19,6 +19,8 @@ export interface ScanOptions {
   maxLineChars: number;
   /** Where the scan starts; byte 0 / line 1 unless an index knows better. */
   start?: Checkpoint;
+  /** Over budget, drop the earliest lines instead of the latest (reading the end of a file). */
+  keepLast?: boolean;
   /** Read on to the end of the file after the page (line count, endings, hash). */
   toEnd?: boolean;
   /** Compute the SHA-256 of the whole file; needs `start` at byte 0 and `toEnd`. */
@@ -51,6 +53,8 @@ export interface ScanResult {
   sha256?: string;
   /** Some collected line held bytes that are not valid UTF-8 (shown as U+FFFD). */
   invalidUtf8: boolean;
+  /** With `keepLast`: earlier lines of the range were dropped to fit the budget. */
+  trimmedFront?: boolean;
   /** How many collected lines were cut at `maxLineChars`. */
   cutLines: number;
 }
@@ -82,6 +86,26 @@ export async function scanLines(file: Deno.FsFile, options: ScanOptions): Promis
   let lastByte = -1;
   let current = new LineCollector(maxLineBytes);
   let done = false;
+  /** Adds a collected line within the budget; false when collecting is over. */
+  const keep = (number: number, text: string): boolean => {
+    const cost = text.length + 8;
+    if (options.keepLast) {
+      while (result.lines.length > 0 && chars + cost > options.maxChars) {
+        chars -= result.lines.shift()!.text.length + 8;
+        result.trimmedFront = true;
+      }
+    } else if (result.lines.length > 0 && chars + cost > options.maxChars) {
+      result.stop = "budget";
+      return false;
+    }
+    chars += cost;
+    result.lines.push({ number, text });
+    if (number + 1 >= endLine) {
+      result.stop = "limit";
+      return false;
+    }
+    return true;
+  };
   await file.seek(pos, Deno.SeekMode.Start);
   while (!done) {
     options.signal?.throwIfAborted();
@@ -100,19 +124,7 @@ export async function scanLines(file: Deno.FsFile, options: ScanOptions): Promis
       if (before === CR) result.endings.crlf++;
       else result.endings.lf++;
       if (collecting) {
-        const text = current.finish(line, options.maxLineChars, result);
-        const cost = text.length + 8;
-        if (result.lines.length > 0 && chars + cost > options.maxChars) {
-          result.stop = "budget";
-          collecting = false;
-        } else {
-          chars += cost;
-          result.lines.push({ number: line, text });
-          if (line + 1 >= endLine) {
-            result.stop = "limit";
-            collecting = false;
-          }
-        }
+        collecting = keep(line, current.finish(line, options.maxLineChars, result));
         current = new LineCollector(maxLineBytes);
       }
       line++;
@@ -134,9 +146,7 @@ export async function scanLines(file: Deno.FsFile, options: ScanOptions): Promis
     // The end of the file: a last line without a newline still counts.
     const partial = lastByte !== -1 && lastByte !== NL;
     if (partial && collecting && result.stop === "end") {
-      const text = current.finish(line, options.maxLineChars, result);
-      if (result.lines.length > 0 && chars + text.length + 8 > options.maxChars) result.stop = "budget";
-      else result.lines.push({ number: line, text });
+      keep(line, current.finish(line, options.maxLineChars, result));
     }
     result.totalLines = partial ? line : line - 1;
     result.finalNewline = !partial;

@@ -1,6 +1,9 @@
 /** The folder tree fs_list shows: built from ripgrep's file list, then rendered with per-folder cuts. */
 import { formatCount, formatSize } from "../../lib/text/format.ts";
 
+/** `file2` before `file10`, case-insensitive. */
+const NATURAL = new Intl.Collator("en", { numeric: true, sensitivity: "base" });
+
 /** A folder of the tree; below the shown depth only its file count is kept. */
 export interface TreeFolder {
   name: string;
@@ -95,7 +98,7 @@ export function layoutTree(
         },
       });
     }
-    entries.sort((a, b) => (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0));
+    entries.sort((a, b) => NATURAL.compare(a.sortKey, b.sortKey));
     for (const [i, entry] of entries.entries()) {
       if (lines.length >= options.maxLines) {
         cut = true;

@@ -78,20 +78,20 @@ Deno.test("fs_list goes as deep as asked and lists a subfolder", async () => {
   );
 });
 
-Deno.test("fs_list cuts a folder at limit entries and says how many more", async () => {
+Deno.test("fs_list sorts names naturally and cuts a folder at limit entries, saying how many more", async () => {
   const files: Record<string, string> = {};
-  for (let i = 0; i < 30; i++) files[`many/f${String(i).padStart(2, "0")}.txt`] = "x";
+  for (let i = 0; i < 30; i++) files[`many/f${i}.txt`] = "x";
   await using ws = await tempWorkspace(files);
   await using c = await fsClient(ws.path);
   const lines = (await c.text("fs_list", { limit: 5 })).split("\n");
   assert.deepEqual(lines, [
     "./",
     "  many/",
-    "    f00.txt  1B",
-    "    f01.txt  1B",
-    "    f02.txt  1B",
-    "    f03.txt  1B",
-    "    f04.txt  1B",
+    "    f0.txt  1B",
+    "    f1.txt  1B",
+    "    f2.txt  1B",
+    "    f3.txt  1B",
+    "    f4.txt  1B",
     "    (+25 more)",
     "[1 folder and 5 files shown of 30 files in all]",
   ]);

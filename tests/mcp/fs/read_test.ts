@@ -214,3 +214,17 @@ Deno.test("fs_read refuses paths that escape the workspace", async () => {
     assert.deepEqual(result._meta, { code: "outside_workspace" }, path);
   }
 });
+
+Deno.test("fs_read of the last lines keeps the end when the output cap cuts, and says where the rest is", async () => {
+  await using ws = await tempWorkspace({ "a.txt": numberedLines(500) });
+  await using c = await fsClient(ws.path, { readChars: 2000 });
+  const text = await c.text("fs_read", { path: "a.txt", offset: -300 });
+  const lines = pageLines(text);
+  assert.deepEqual(lines.at(-1), [500, "line 500"]);
+  const first = lines[0][0];
+  assert.ok(first > 201 && lines.length === 500 - first + 1);
+  assert.equal(
+    footerOf(text),
+    `[lines ${first}-500 of 500; output cap reached; earlier: offset=201, limit=${first - 201}]`,
+  );
+});
