@@ -5,7 +5,7 @@
  * @module
  */
 import { createHash } from "node:crypto";
-import { type Checkpoint, type LineIndex, recordLineStart } from "./line_index.ts";
+import { type Checkpoint, CHECKPOINT_LINES, type LineIndex, recordLineStart } from "./line_index.ts";
 
 /** What to collect. */
 export interface ScanOptions {
@@ -86,6 +86,9 @@ export async function scanLines(file: Deno.FsFile, options: ScanOptions): Promis
   let lastByte = -1;
   let current = new LineCollector(maxLineBytes);
   let done = false;
+  let lf = 0;
+  let crlf = 0;
+  const index = options.index;
   /** Adds a collected line within the budget; false when collecting is over. */
   const keep = (number: number, text: string): boolean => {
     const cost = text.length + 8;
@@ -116,22 +119,33 @@ export async function scanLines(file: Deno.FsFile, options: ScanOptions): Promis
     if (!result.endings.cr && chunk.indexOf(CR) >= 0) result.endings.cr = true;
     let p = 0;
     while (p < read) {
-      const nl = chunk.indexOf(NL, p);
-      const end = nl < 0 ? read : nl;
-      if (collecting) current.add(chunk.subarray(p, end));
-      if (nl < 0) break;
-      const before = nl > 0 ? chunk[nl - 1] : previousByte;
-      if (before === CR) result.endings.crlf++;
-      else result.endings.lf++;
-      if (collecting) {
-        collecting = keep(line, current.finish(line, options.maxLineChars, result));
-        current = new LineCollector(maxLineBytes);
+      if (!collecting) {
+        // The hot path over skipped and trailing lines: count them, nothing else.
+        const startAt = result.stop === "end" ? options.offset : Number.MAX_SAFE_INTEGER;
+        let nl: number;
+        while ((nl = chunk.indexOf(NL, p)) >= 0) {
+          if ((nl > 0 ? chunk[nl - 1] : previousByte) === CR) crlf++;
+          else lf++;
+          line++;
+          p = nl + 1;
+          if (index && (line - 1) % CHECKPOINT_LINES === 0) recordLineStart(index, line, pos + p);
+          if (line >= startAt) break;
+        }
+        if (nl < 0) break;
+        collecting = true;
+        continue;
       }
+      const nl = chunk.indexOf(NL, p);
+      current.add(chunk.subarray(p, nl < 0 ? read : nl));
+      if (nl < 0) break;
+      if ((nl > 0 ? chunk[nl - 1] : previousByte) === CR) crlf++;
+      else lf++;
+      collecting = keep(line, current.finish(line, options.maxLineChars, result));
+      current = new LineCollector(maxLineBytes);
       line++;
       p = nl + 1;
-      if (options.index) recordLineStart(options.index, line, pos + p);
-      if (!collecting && line >= options.offset && result.stop === "end") collecting = true;
-      if (!collecting && result.stop !== "end" && !options.toEnd) {
+      if (index) recordLineStart(index, line, pos + p);
+      if (!collecting && !options.toEnd) {
         result.more = pos + p < (await file.stat()).size;
         if (!result.more) result.totalLines = line - 1;
         done = true;
@@ -142,6 +156,8 @@ export async function scanLines(file: Deno.FsFile, options: ScanOptions): Promis
     lastByte = previousByte;
     pos += read;
   }
+  result.endings.lf = lf;
+  result.endings.crlf = crlf;
   if (!done) {
     // The end of the file: a last line without a newline still counts.
     const partial = lastByte !== -1 && lastByte !== NL;
