@@ -130,3 +130,15 @@ Deno.test("fs_list errors: a file, a missing folder with suggestions, an escape"
   assert.deepEqual(escape._meta, { code: "outside_workspace" });
   assert.match(textOf(escape), /^Error \[outside_workspace\]: Cannot use "\.\.\/"/);
 });
+
+Deno.test("fs_list stops reading ripgrep at the scan cap and says the counts are lower bounds", async () => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 12; i++) files[`d/f${i}.txt`] = "x";
+  await using ws = await tempWorkspace(files);
+  await using c = await fsClient(ws.path, { listScanFiles: 5 });
+  const text = await c.text("fs_list", { depth: 1 });
+  assert.equal(
+    text,
+    "./\n  d/  (5 files)\n[1 folder and 0 files shown of 5+ files in all; scan stopped at 5 files: counts are lower bounds]",
+  );
+});
