@@ -55,3 +55,10 @@ Deno.test("scanLines records checkpoints that later scans can start from", async
   const page = await scanFile(ws.join("t.txt"), { offset: wanted, limit: 1, start });
   assert.deepEqual(page.lines, [{ number: wanted, text: `n${wanted}` }]);
 });
+
+Deno.test("scanLines stops with the signal's reason when the call is cancelled", async () => {
+  await using ws = await tempWorkspace({ "t.txt": "a\nb\n" });
+  const controller = new AbortController();
+  controller.abort(new Error("cancelled by the client"));
+  await assert.rejects(scanFile(ws.join("t.txt"), { signal: controller.signal }), /cancelled by the client/);
+});
