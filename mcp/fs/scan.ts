@@ -5,7 +5,8 @@
  * @module
  */
 import { createHash } from "node:crypto";
-import { type Checkpoint, CHECKPOINT_LINES, type LineIndex, recordLineStart } from "./line_index.ts";
+import { type Checkpoint, type LineIndex, recordLineStart } from "./line_index.ts";
+import { newlineCounter } from "./newline_count.ts";
 
 /** What to collect. */
 export interface ScanOptions {
@@ -29,6 +30,8 @@ export interface ScanOptions {
   index?: LineIndex;
   signal?: AbortSignal;
   chunkSize?: number;
+  /** Count skipped lines with WASM SIMD when available (default); false forces the `indexOf` loop. */
+  simd?: boolean;
 }
 
 /** One collected line. */
@@ -68,7 +71,8 @@ export async function scanLines(file: Deno.FsFile, options: ScanOptions): Promis
   const start = options.start ?? { line: 1, byte: 0 };
   const hasher = options.hash && start.byte === 0 ? createHash("sha256") : undefined;
   const maxLineBytes = options.maxLineChars * 4 + 4;
-  const buffer = new Uint8Array(options.chunkSize ?? 256 * 1024);
+  const counter = newlineCounter(options.chunkSize ?? 256 * 1024, { simd: options.simd });
+  const buffer = counter.buffer;
   const endLine = options.offset + options.limit;
   const result: ScanResult = {
     lines: [],
@@ -116,19 +120,32 @@ export async function scanLines(file: Deno.FsFile, options: ScanOptions): Promis
     if (read === null) break;
     const chunk = buffer.subarray(0, read);
     hasher?.update(chunk);
-    if (!result.endings.cr && chunk.indexOf(CR) >= 0) result.endings.cr = true;
+    const crs = counter.count(0, read, CR);
+    if (crs) result.endings.cr = true;
     let p = 0;
     while (p < read) {
       if (!collecting) {
         // The hot path over skipped and trailing lines: count them, nothing else.
         const startAt = result.stop === "end" ? options.offset : Number.MAX_SAFE_INTEGER;
+        const first = chunk.indexOf(NL, p);
+        if (first < 0) break;
+        if (index) recordLineStart(index, line + 1, pos + first + 1);
+        // Without CRs every newline is a bare LF, so a whole chunk can be counted at once.
+        if (crs === 0) {
+          const newlines = counter.count(p, read);
+          if (line + newlines < startAt) {
+            line += newlines;
+            lf += newlines;
+            break;
+          }
+        }
         let nl: number;
         while ((nl = chunk.indexOf(NL, p)) >= 0) {
           if ((nl > 0 ? chunk[nl - 1] : previousByte) === CR) crlf++;
           else lf++;
           line++;
           p = nl + 1;
-          if (index && (line - 1) % CHECKPOINT_LINES === 0) recordLineStart(index, line, pos + p);
+          if (index) recordLineStart(index, line, pos + p);
           if (line >= startAt) break;
         }
         if (nl < 0) break;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { scanLines, type ScanOptions } from "../../../mcp/fs/scan.ts";
-import { CHECKPOINT_LINES, checkpointBefore, type LineIndex } from "../../../mcp/fs/line_index.ts";
+import { CHECKPOINT_LINES, checkpointBefore, newLineIndex } from "../../../mcp/fs/line_index.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
 
 const TRICKY = "\uFEFFfirst\r\nsecond\n\r\n" + "é".repeat(30) + "\r\n" + "x".repeat(25) + "\nlast";
@@ -42,23 +42,56 @@ Deno.test("scanLines stops after the page unless asked to read on", async () => 
   assert.equal(last.totalLines, 4);
 });
 
-Deno.test("scanLines records checkpoints that later scans can start from", async () => {
+Deno.test("scanLines records checkpoints that later scans can start from, with and without SIMD", async () => {
   const lines = Array.from({ length: CHECKPOINT_LINES * 3 + 10 }, (_, i) => `n${i + 1}\n`).join("");
   await using ws = await tempWorkspace({ "t.txt": lines });
-  const index: LineIndex = { identity: { size: 0, mtimeMs: 0, ino: null }, offsets: [0] };
-  const first = await scanFile(ws.join("t.txt"), { offset: 1, limit: 1, toEnd: true, index });
-  assert.equal(first.totalLines, CHECKPOINT_LINES * 3 + 10);
-  assert.equal(index.offsets.length, 4);
-  const wanted = CHECKPOINT_LINES * 2 + 5;
-  const start = checkpointBefore(index, wanted);
-  assert.equal(start.line, CHECKPOINT_LINES * 2 + 1);
-  const page = await scanFile(ws.join("t.txt"), { offset: wanted, limit: 1, start });
-  assert.deepEqual(page.lines, [{ number: wanted, text: `n${wanted}` }]);
+  for (const simd of [true, false]) {
+    for (const chunkSize of [64, 4096]) {
+      const index = newLineIndex({ size: 0, mtimeMs: 0, ino: null });
+      const first = await scanFile(ws.join("t.txt"), {
+        offset: 1,
+        limit: 1,
+        toEnd: true,
+        index,
+        simd,
+        chunkSize,
+      });
+      assert.equal(first.totalLines, CHECKPOINT_LINES * 3 + 10);
+      // One checkpoint at least every 1,024 lines plus one read chunk's worth.
+      assert.ok(index.checkpoints.length >= 3, `${index.checkpoints.length} checkpoints`);
+      for (const wanted of [1, 2, CHECKPOINT_LINES * 2 + 5, CHECKPOINT_LINES * 3 + 10]) {
+        const start = checkpointBefore(index, wanted);
+        assert.ok(start.line <= wanted && wanted - start.line < 2 * CHECKPOINT_LINES);
+        const page = await scanFile(ws.join("t.txt"), { offset: wanted, limit: 1, start, simd, chunkSize });
+        assert.deepEqual(
+          page.lines,
+          [{ number: wanted, text: `n${wanted}` }],
+          `line ${wanted}, simd ${simd}`,
+        );
+      }
+    }
+  }
 });
 
-Deno.test("scanLines stops with the signal's reason when the call is cancelled", async () => {
-  await using ws = await tempWorkspace({ "t.txt": "a\nb\n" });
-  const controller = new AbortController();
-  controller.abort(new Error("cancelled by the client"));
-  await assert.rejects(scanFile(ws.join("t.txt"), { signal: controller.signal }), /cancelled by the client/);
+Deno.test("scanLines counts the same with the SIMD counter and the indexOf loop", async () => {
+  await using ws = await tempWorkspace({ "t.txt": TRICKY.repeat(50) + "\n".repeat(40) + "tail" });
+  for (let chunkSize = 16; chunkSize <= 160; chunkSize += 9) {
+    const simd = await scanFile(ws.join("t.txt"), {
+      offset: 120,
+      limit: 3,
+      toEnd: true,
+      hash: true,
+      chunkSize,
+    });
+    const plain = await scanFile(ws.join("t.txt"), {
+      offset: 120,
+      limit: 3,
+      toEnd: true,
+      hash: true,
+      chunkSize,
+      simd: false,
+    });
+    assert.deepEqual(simd, plain, `chunk size ${chunkSize}`);
+    assert.equal(simd.totalLines, 50 * 5 + 40 + 1);
+  }
 });
