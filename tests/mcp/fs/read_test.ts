@@ -228,3 +228,12 @@ Deno.test("fs_read of the last lines keeps the end when the output cap cuts, and
     `[lines ${first}-500 of 500; output cap reached; earlier: offset=201, limit=${first - 201}]`,
   );
 });
+
+Deno.test("fs_read of several files returns an image among them as image content", async () => {
+  const gif = new TextEncoder().encode("GIF89a\x01\x00\x01\x00");
+  await using ws = await tempWorkspace({ "a.txt": "A\n", "dot.gif": gif, "b.txt": "B\n" });
+  await using c = await fsClient(ws.path);
+  const result = await c.call("fs_read", { path: ["a.txt", "dot.gif", "b.txt"] });
+  assert.deepEqual(result.content.map((block) => block.type), ["text", "image", "text"]);
+  assert.match(textOf(result), /^a\.txt · [^]*\n\ndot\.gif · GIF image · 10B · sha256 [0-9a-f]{64}$/);
+});
