@@ -237,3 +237,23 @@ Deno.test("fs_read of several files returns an image among them as image content
   assert.deepEqual(result.content.map((block) => block.type), ["text", "image", "text"]);
   assert.match(textOf(result), /^a\.txt · [^]*\n\ndot\.gif · GIF image · 10B · sha256 [0-9a-f]{64}$/);
 });
+
+Deno.test("fs_read pages cut by the output cap, of small and of big files, still give every line exactly once", async () => {
+  const content = Array.from({ length: 700 }, (_, i) => `${i + 1}:${"w".repeat(i % 37)}\n`).join("");
+  await using ws = await tempWorkspace({ "a.txt": content });
+  for (const fullScanBytes of [64 * 1024 * 1024, 1024]) {
+    await using c = await fsClient(ws.path, { readChars: 1500, fullScanBytes });
+    const seen: number[] = [];
+    let offset: number | undefined = 1;
+    for (let pages = 0; offset !== undefined && pages < 200; pages++) {
+      const page = await c.text("fs_read", { path: "a.txt", offset });
+      for (const [number, text] of pageLines(page)) {
+        assert.equal(text.split(":")[0], String(number));
+        seen.push(number);
+      }
+      const next = footerOf(page).match(/next: offset=(\d+)/);
+      offset = next ? Number(next[1]) : undefined;
+    }
+    assert.deepEqual(seen, Array.from({ length: 700 }, (_, i) => i + 1), `fullScanBytes ${fullScanBytes}`);
+  }
+});
