@@ -58,7 +58,8 @@ export async function listTree(deps: FsDeps, request: ListRequest, signal?: Abor
   const exit = await run.exit;
   signal?.throwIfAborted();
   if (exit.code === 2 && scanned === 0) {
-    throw new ToolError("internal", `Cannot list "${request.path}": ripgrep failed: ${exit.stderr}`);
+    const reason = exit.stderr || "it exited with code 2 (an unreadable folder?)";
+    throw new ToolError("internal", `Cannot list "${request.path}": ripgrep failed: ${reason}`);
   }
   const stopped = scanned >= deps.limits.listScanFiles;
   await addExtras(real, root, request);
