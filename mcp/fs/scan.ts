@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import { type Checkpoint, type LineIndex, recordLineStart } from "./line_index.ts";
 import { newlineCounter } from "./newline_count.ts";
+import { LineCollector } from "./line_collector.ts";
 
 /** What to collect. */
 export interface ScanOptions {
@@ -64,7 +65,6 @@ export interface ScanResult {
 
 const NL = 10;
 const CR = 13;
-const BOM = [0xef, 0xbb, 0xbf];
 
 /** Scans `file` (already open) as the options ask; the file's own position is moved. */
 export async function scanLines(file: Deno.FsFile, options: ScanOptions): Promise<ScanResult> {
@@ -189,71 +189,4 @@ export async function scanLines(file: Deno.FsFile, options: ScanOptions): Promis
     if (hasher) result.sha256 = hasher.digest("hex");
   }
   return result;
-}
-
-/** The bytes of one line, kept up to a cap; beyond it only the characters are counted. */
-class LineCollector {
-  #parts: Uint8Array[] = [];
-  #kept = 0;
-  #extraChars = 0;
-  #lastByte = -1;
-  constructor(readonly maxBytes: number) {}
-
-  add(bytes: Uint8Array): void {
-    if (bytes.length === 0) return;
-    this.#lastByte = bytes[bytes.length - 1];
-    const room = this.maxBytes - this.#kept;
-    if (room > 0) {
-      const keep = bytes.subarray(0, room);
-      this.#parts.push(keep.slice());
-      this.#kept += keep.length;
-    }
-    if (bytes.length > room) this.#extraChars += countChars(bytes.subarray(Math.max(0, room)));
-  }
-
-  /** Decodes the line (its trailing CR dropped), cut at `maxChars` characters with a marker. */
-  finish(line: number, maxChars: number, result: ScanResult): string {
-    let bytes = concat(this.#parts, this.#kept);
-    // Line 1 starts at byte 0: a UTF-8 BOM there is a marker, not content.
-    if (line === 1 && startsWithBom(bytes)) bytes = bytes.subarray(3);
-    let extra = this.#extraChars;
-    if (this.#lastByte === CR) {
-      if (extra > 0) extra--;
-      else bytes = bytes.subarray(0, bytes.length - 1);
-    }
-    let text: string;
-    try {
-      text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes, { stream: extra > 0 });
-    } catch {
-      result.invalidUtf8 = true;
-      text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes, { stream: extra > 0 });
-    }
-    const codePoints = extra > 0 || text.length > maxChars ? Array.from(text) : undefined;
-    if (!codePoints || codePoints.length + extra <= maxChars) return text;
-    result.cutLines++;
-    const cut = codePoints.length + extra - maxChars;
-    return `${codePoints.slice(0, maxChars).join("")}…(+${cut} chars)`;
-  }
-}
-
-function startsWithBom(bytes: Uint8Array): boolean {
-  return bytes[0] === BOM[0] && bytes[1] === BOM[1] && bytes[2] === BOM[2];
-}
-
-function concat(parts: Uint8Array[], length: number): Uint8Array {
-  if (parts.length === 1) return parts[0];
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-}
-
-/** UTF-8 code points in `bytes`: every byte that is not a continuation byte starts one. */
-function countChars(bytes: Uint8Array): number {
-  let count = 0;
-  for (let i = 0; i < bytes.length; i++) if ((bytes[i] & 0xc0) !== 0x80) count++;
-  return count;
 }
