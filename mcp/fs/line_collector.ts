@@ -41,6 +41,14 @@ export class LineCollector {
       if (extra > 0) extra--;
       else bytes = bytes.subarray(0, bytes.length - 1);
     }
+    if (extra > 0) {
+      // The cap may have split a character: its lead bytes move to the counted rest, as one character.
+      const split = incompleteTail(bytes);
+      if (split) {
+        bytes = bytes.subarray(0, bytes.length - split);
+        extra++;
+      }
+    }
     let text: string;
     try {
       text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes, { stream: extra > 0 });
@@ -54,6 +62,17 @@ export class LineCollector {
     const cut = codePoints.length + extra - maxChars;
     return `${codePoints.slice(0, maxChars).join("")}…(+${cut} chars)`;
   }
+}
+
+/** Length of a UTF-8 sequence cut short at the end of `bytes`, or 0. */
+function incompleteTail(bytes: Uint8Array): number {
+  for (let back = 1; back <= Math.min(3, bytes.length); back++) {
+    const byte = bytes[bytes.length - back];
+    if ((byte & 0xc0) === 0x80) continue;
+    const expected = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    return back < expected ? back : 0;
+  }
+  return 0;
 }
 
 function startsWithBom(bytes: Uint8Array): boolean {

@@ -95,3 +95,11 @@ Deno.test("scanLines counts the same with the SIMD counter and the indexOf loop"
     assert.equal(simd.totalLines, 50 * 5 + 40 + 1);
   }
 });
+
+Deno.test("scanLines counts the cut characters exactly when the byte cap splits a character", async () => {
+  await using ws = await tempWorkspace({ "t.txt": `x${"é".repeat(5000)}\n` });
+  for (const chunkSize of [7, 4096, 65536]) {
+    const scan = await scanFile(ws.join("t.txt"), { maxLineChars: 2000, chunkSize });
+    assert.equal(scan.lines[0].text, `x${"é".repeat(1999)}…(+3001 chars)`, `chunk size ${chunkSize}`);
+  }
+});
