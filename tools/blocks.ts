@@ -1,6 +1,7 @@
 /** Continue block files (`.continue/mcpServers/<name>.yaml`) for each server. */
 import { VERSION } from "../lib/version.ts";
-import type { ServerEntry } from "./catalog.ts";
+import { join } from "node:path";
+import { listServers, REPO_ROOT, type ServerEntry } from "./catalog.ts";
 
 /**
  * The block file wiring `<name>-mcp` into Continue. `name`, `version` and `schema: v1` are all required:
@@ -17,4 +18,13 @@ export function blockYaml(server: ServerEntry, command = `${server.name}-mcp`): 
     "    args: []",
     "",
   ].join("\n");
+}
+
+/** Rewrites the ready-to-copy examples in this repository's `.continue/mcpServers/`. */
+export async function writeExampleBlocks(): Promise<void> {
+  const dir = join(REPO_ROOT, ".continue", "mcpServers");
+  await Deno.mkdir(dir, { recursive: true });
+  for (const server of listServers()) {
+    await Deno.writeTextFile(join(dir, `${server.name}.yaml`), blockYaml(server));
+  }
 }
