@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { encode } from "gpt-tokenizer";
 import type { Client } from "../lib/mcp/sdk.ts";
 import { startPeer } from "./_support/peers.ts";
-import { CORPUS, ensureCorpus, median, num, peakRssMb, print, startFs, timedCall } from "./fs_support.ts";
+import { CORPUS, ensureCorpus, median, num, peakRssMb, print, startFs, timedCall } from "./_support/fs.ts";
 
 const RUNS = 3;
 const { big, src, tree } = await ensureCorpus();

@@ -4,7 +4,7 @@
  * @module
  */
 import { basename } from "node:path";
-import { ensureCorpus, median, num, peakRssMb, print, startFs, timedCall } from "./fs_support.ts";
+import { ensureCorpus, median, num, peakRssMb, print, startFs, timedCall } from "./_support/fs.ts";
 
 const RUNS = 5;
 const { big, bigLines } = await ensureCorpus();

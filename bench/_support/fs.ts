@@ -1,9 +1,9 @@
 /** Shared parts of the fs benchmarks: the generated corpus, our server over stdio, timing and RSS. */
 import { join } from "node:path";
 import { encode } from "gpt-tokenizer";
-import { Client, StdioClientTransport } from "../lib/mcp/sdk.ts";
-import type { CallToolResult } from "../lib/mcp/sdk.ts";
-import { listServers, REPO_ROOT, runArgs } from "../tools/catalog.ts";
+import { Client, StdioClientTransport } from "../../lib/mcp/sdk.ts";
+import type { CallToolResult } from "../../lib/mcp/sdk.ts";
+import { listServers, REPO_ROOT, runArgs } from "../../tools/catalog.ts";
 
 /** Where the generated files live (gitignored). */
 export const CORPUS = join(REPO_ROOT, "bench", ".corpus", "fs");
