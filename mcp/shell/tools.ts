@@ -64,7 +64,8 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
           while (job.state === "running" && !signal.aborted) {
             const left = deadline - performance.now();
             if (left <= 0) break;
-            await job.changed(Infinity, Math.min(left, 1000), signal);
+            // Wake on the end or once a second for progress, never per output chunk.
+            await untilFinished(job, Math.min(left, 1000), signal);
             if (job.state === "running" && job.log.total > reported) {
               reported = job.log.total;
               const line = lastLine(job.log.read(Math.max(0, reported - 2048)));
@@ -258,6 +259,22 @@ async function readPage(
   const more = unread > 0 ? `; ${formatCount(unread)} more bytes: call again` : "";
   const state = job.state === "running" ? `running ${formatRuntime(job.runtimeMs())}` : describeState(job);
   return `job ${job.id} ${state}; next since=${next}${more}\n${body || "(no new output)"}`;
+}
+
+/** Resolves when the job's state is final, after `timeoutMs`, or on abort. */
+async function untilFinished(job: Job, timeoutMs: number, signal: AbortSignal): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort: (() => void) | undefined;
+  await Promise.race([
+    job.finished,
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, timeoutMs);
+      onAbort = resolve;
+      signal.addEventListener("abort", onAbort);
+    }),
+  ]);
+  clearTimeout(timer);
+  signal.removeEventListener("abort", onAbort!);
 }
 
 /** After input: wait for the first reply (≤ 2 s), then until output pauses for 150 ms (≤ 3 s in all). */
