@@ -11,6 +11,7 @@ import { createServer } from "../mcp/shell/server.ts";
 import { listServers, REPO_ROOT, runArgs } from "../tools/catalog.ts";
 import { os } from "../lib/platform/mod.ts";
 import { startPeer } from "./_support/peers.ts";
+import { drainStream } from "../lib/process/drain.ts";
 
 const args = Deno.args.filter((arg) => !arg.startsWith("--"));
 const BYTES = Number(args[0] ?? 1_000_000_000);
@@ -28,15 +29,28 @@ type Row = [label: string, ...cells: string[]];
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const ms = (value: number) => value.toFixed(1);
 
-async function timeRuns(run: () => Promise<unknown>): Promise<number> {
-  await run(); // warm-up
-  const times: number[] = [];
+/** Medians of `RUNS` rounds; each round runs every variant once, so load changes hit all of them alike. */
+async function timeRounds(variants: (() => Promise<unknown>)[]): Promise<number[]> {
+  for (const run of variants) await run(); // warm-up
+  const times = variants.map(() => [] as number[]);
   for (let i = 0; i < RUNS; i++) {
-    const started = performance.now();
-    await run();
-    times.push(performance.now() - started);
+    for (const [index, run] of variants.entries()) {
+      const started = performance.now();
+      await run();
+      times[index].push(performance.now() - started);
+    }
   }
-  return median(times);
+  return times.map(median);
+}
+
+/** Wall ms of draining `command`'s stdout in this process with a reused-buffer reader: Deno's own ceiling. */
+async function bareDrain(command: string): Promise<number> {
+  const started = performance.now();
+  const child = new Deno.Command("bash", { args: ["-c", command], stdout: "piped", stderr: "piped" }).spawn();
+  const drains = [drainStream(child.stdout, () => {}), drainStream(child.stderr, () => {})];
+  await child.status;
+  await Promise.all(drains.map((drain) => drain.done));
+  return performance.now() - started;
 }
 
 /** VmRSS and VmHWM (peak) of `pid` in MB, from /proc (Linux). */
@@ -149,22 +163,30 @@ const overhead: Row[] = [];
 const throughput: Row[] = [];
 
 // (1) Overhead of one round trip.
-const bareTrue = await timeRuns(() =>
-  new Deno.Command("true", { stdout: "piped", stderr: "piped" }).output()
-);
-const bareBash = await timeRuns(() =>
-  new Deno.Command("bash", { args: ["-c", "true"], stdout: "piped", stderr: "piped" }).output()
-);
 const memory = await inMemoryShell(workspace);
-const inMemory = await timeRuns(() => memory.call("true"));
-await memory.close();
 const stdio = await stdioShell(workspace);
-const overStdio = await timeRuns(() => stdio.call("true"));
+const [bareTrue, bareBash, inMemory, overStdio] = await timeRounds([
+  () => new Deno.Command("true", { stdout: "piped", stderr: "piped" }).output(),
+  () => new Deno.Command("bash", { args: ["-c", "true"], stdout: "piped", stderr: "piped" }).output(),
+  () => memory.call("true"),
+  () => stdio.call("true"),
+]);
+await memory.close();
 overhead.push(
-  ['bare `Deno.Command("true")` (baseline)', ms(bareTrue), "1.00×"],
-  ['bare `Deno.Command("bash", -c true)`', ms(bareBash), `${(bareBash / bareTrue).toFixed(2)}×`],
-  ['shell-mcp `shell_run("true")`, in-memory client', ms(inMemory), `${(inMemory / bareTrue).toFixed(2)}×`],
-  ['shell-mcp `shell_run("true")`, stdio client', ms(overStdio), `${(overStdio / bareTrue).toFixed(2)}×`],
+  ['bare `Deno.Command("true")` (baseline)', ms(bareTrue), "1.00×", `${(bareTrue / bareBash).toFixed(2)}×`],
+  ['bare `Deno.Command("bash", -c true)`', ms(bareBash), `${(bareBash / bareTrue).toFixed(2)}×`, "1.00×"],
+  [
+    'shell-mcp `shell_run("true")`, in-memory client',
+    ms(inMemory),
+    `${(inMemory / bareTrue).toFixed(2)}×`,
+    `${(inMemory / bareBash).toFixed(2)}×`,
+  ],
+  [
+    'shell-mcp `shell_run("true")`, stdio client',
+    ms(overStdio),
+    `${(overStdio / bareTrue).toFixed(2)}×`,
+    `${(overStdio / bareBash).toFixed(2)}×`,
+  ],
 );
 
 // (2) Throughput of a 1 GB job.
@@ -177,6 +199,26 @@ throughput.push([
   ms(baseline),
   gb(baseline),
   "1.00",
+  "—",
+  "—",
+]);
+const pipeStarted = performance.now();
+await new Deno.Command("bash", { args: ["-c", `${BIG} | cat > /dev/null`] }).output();
+const pipe = performance.now() - pipeStarted;
+throughput.push([
+  "same `\\| cat > /dev/null` (one more pipe hop)",
+  ms(pipe),
+  gb(pipe),
+  (baseline / pipe).toFixed(2),
+  "—",
+  "—",
+]);
+const deno = await bareDrain(BIG);
+throughput.push([
+  "bare Deno BYOB drain of the same job, in-process",
+  ms(deno),
+  gb(deno),
+  (baseline / deno).toFixed(2),
   "—",
   "—",
 ]);
@@ -193,11 +235,12 @@ await stdio.close();
 
 if (PEERS) {
   const dc = await desktopCommander(workspace);
-  const dcTrue = await timeRuns(() => dc.call("true"));
+  const [dcTrue] = await timeRounds([() => dc.call("true")]);
   overhead.push([
     'Desktop Commander `start_process("true")`, stdio',
     ms(dcTrue),
     `${(dcTrue / bareTrue).toFixed(2)}×`,
+    `${(dcTrue / bareBash).toFixed(2)}×`,
   ]);
   const theirs = await bigJob(dc.call, dc.pid, () => dc.pid && Deno.kill(dc.pid, "SIGKILL"));
   throughput.push([
@@ -222,7 +265,7 @@ const out = [
   "",
   `Round trip of a trivial command, median of ${RUNS}:`,
   "",
-  ...table(["what", "median ms", "vs bare spawn"], overhead),
+  ...table(["what", "median ms", "vs bare `true`", "vs bare `bash -c true`"], overhead),
   "",
   `A job printing ${(BYTES / 1e9).toFixed(2)} GB in 100-byte lines:`,
   "",

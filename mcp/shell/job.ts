@@ -245,6 +245,7 @@ export class Job {
   }
 
   #notify(): void {
+    if (this.#waiters.size === 0) return; // the common case, once per output chunk
     for (const waiter of [...this.#waiters]) waiter();
   }
 
