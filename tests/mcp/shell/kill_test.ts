@@ -206,6 +206,31 @@ Deno.test({
   },
 });
 
+Deno.test({
+  name: "stdio: SIGTERM to the server kills its job trees before it exits",
+  ...posixOnly,
+  fn: async () => {
+    await using ws = await tempWorkspace();
+    const pids: number[] = [];
+    try {
+      await using c = await spawnStdio("shell", { cwd: ws.path });
+      await c.client.callTool({
+        name: "shell_start",
+        arguments: { command: "sleep 300 & echo pid:$!; wait" },
+      });
+      await waitFor("the job's pid", async () => {
+        const out = await c.client.callTool({ name: "shell_output", arguments: { job_id: 1, wait_s: 2 } });
+        pids.push(...pidsIn(textOf(out as never)));
+        return pids.length > 0;
+      });
+      Deno.kill(c.pid!, "SIGTERM");
+      await waitFor("the server to kill its job", async () => !await isAlive(pids[0]), 8000);
+    } finally {
+      reap(pids);
+    }
+  },
+});
+
 function exists(path: string): boolean {
   try {
     Deno.statSync(path);
