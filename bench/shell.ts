@@ -165,9 +165,14 @@ const throughput: Row[] = [];
 // (1) Overhead of one round trip.
 const memory = await inMemoryShell(workspace);
 const stdio = await stdioShell(workspace);
-const [bareTrue, bareBash, inMemory, overStdio] = await timeRounds([
+const [bareTrue, bareBash, bareDetached, inMemory, overStdio] = await timeRounds([
   () => new Deno.Command("true", { stdout: "piped", stderr: "piped" }).output(),
   () => new Deno.Command("bash", { args: ["-c", "true"], stdout: "piped", stderr: "piped" }).output(),
+  // What every job pays for a killable tree: its own session (setsid). Only spawn() honours `detached`:
+  // `Command.output()` silently ignores it (checked: the child kept Deno's process group).
+  () =>
+    new Deno.Command("bash", { args: ["-c", "true"], stdout: "piped", stderr: "piped", detached: true })
+      .spawn().output(),
   () => memory.call("true"),
   () => stdio.call("true"),
 ]);
@@ -175,6 +180,12 @@ await memory.close();
 overhead.push(
   ['bare `Deno.Command("true")` (baseline)', ms(bareTrue), "1.00×", `${(bareTrue / bareBash).toFixed(2)}×`],
   ['bare `Deno.Command("bash", -c true)`', ms(bareBash), `${(bareBash / bareTrue).toFixed(2)}×`, "1.00×"],
+  [
+    'bare `Deno.Command("bash", -c true)`, `detached: true`, `spawn()`',
+    ms(bareDetached),
+    `${(bareDetached / bareTrue).toFixed(2)}×`,
+    `${(bareDetached / bareBash).toFixed(2)}×`,
+  ],
   [
     'shell-mcp `shell_run("true")`, in-memory client',
     ms(inMemory),
