@@ -12,6 +12,7 @@ import { listServers, REPO_ROOT, runArgs } from "../tools/catalog.ts";
 import { os } from "../lib/platform/mod.ts";
 import { startPeer } from "./_support/peers.ts";
 import { drainStream } from "../lib/process/drain.ts";
+import { listProcesses } from "../lib/process/processes.ts";
 
 const args = Deno.args.filter((arg) => !arg.startsWith("--"));
 const BYTES = Number(args[0] ?? 1_000_000_000);
@@ -51,6 +52,17 @@ async function bareDrain(command: string): Promise<number> {
   await child.status;
   await Promise.all(drains.map((drain) => drain.done));
   return performance.now() - started;
+}
+
+/** `pid:N` lines printed by the tree command. */
+function pidsOf(output: string): number[] {
+  return [...output.matchAll(/^pid:(\d+)$/gm)].map((match) => Number(match[1]));
+}
+
+/** How many of `pids` are alive and not zombies. */
+async function survivors(pids: number[]): Promise<number> {
+  const rows = await listProcesses() ?? [];
+  return pids.filter((pid) => rows.some((row) => row.pid === pid && !row.zombie)).length;
 }
 
 /** VmRSS and VmHWM (peak) of `pid` in MB, from /proc (Linux). */
@@ -115,7 +127,7 @@ async function stdioShell(workspace: string) {
     }
     return out;
   };
-  return { call, pid: transport.pid, close: () => client.close() };
+  return { call, client, pid: transport.pid, close: () => client.close() };
 }
 
 async function desktopCommander(workspace: string) {
@@ -130,7 +142,7 @@ async function desktopCommander(workspace: string) {
     );
     return started;
   };
-  return { call, pid: peer.pid, close: () => peer.close() };
+  return { call, client: peer.client, pid: peer.pid, close: () => peer.close() };
 }
 
 /** Runs the big job through `call` while watching `pid`'s memory; aborts past the RSS limit. */
@@ -200,48 +212,67 @@ overhead.push(
   ],
 );
 
-// (2) Throughput of a 1 GB job.
-const baselineStarted = performance.now();
-await new Deno.Command("bash", { args: ["-c", `${BIG} > /dev/null`] }).output();
-const baseline = performance.now() - baselineStarted;
+// (2) Throughput of a 1 GB job (skipped with bytes=0).
+let baseline = NaN;
 const gb = (wall: number) => `${(BYTES / 1e9 / (wall / 1000)).toFixed(2)} GB/s`;
-throughput.push([
-  `\`${BIG.replace(/x{99}/, "x…").replace("|", "\\|")} > /dev/null\` (baseline)`,
-  ms(baseline),
-  gb(baseline),
-  "1.00",
-  "—",
-  "—",
-]);
-const pipeStarted = performance.now();
-await new Deno.Command("bash", { args: ["-c", `${BIG} | cat > /dev/null`] }).output();
-const pipe = performance.now() - pipeStarted;
-throughput.push([
-  "same `\\| cat > /dev/null` (one more pipe hop)",
-  ms(pipe),
-  gb(pipe),
-  (baseline / pipe).toFixed(2),
-  "—",
-  "—",
-]);
-const deno = await bareDrain(BIG);
-throughput.push([
-  "bare Deno BYOB drain of the same job, in-process",
-  ms(deno),
-  gb(deno),
-  (baseline / deno).toFixed(2),
-  "—",
-  "—",
-]);
-const ours = await bigJob(stdio.call, stdio.pid);
-throughput.push([
-  "shell-mcp over stdio (`shell_run` + `shell_output`)",
-  ms(ours.wall),
-  gb(ours.wall),
-  (baseline / ours.wall).toFixed(2),
-  `${ours.before?.now.toFixed(0)} → peak ${ours.after?.peak.toFixed(0)} MB`,
-  String(ours.responseChars),
-]);
+if (BYTES > 0) {
+  const baselineStarted = performance.now();
+  await new Deno.Command("bash", { args: ["-c", `${BIG} > /dev/null`] }).output();
+  baseline = performance.now() - baselineStarted;
+  throughput.push([
+    `\`${BIG.replace(/x{99}/, "x…").replace("|", "\\|")} > /dev/null\` (baseline)`,
+    ms(baseline),
+    gb(baseline),
+    "1.00",
+    "—",
+    "—",
+  ]);
+  const pipeStarted = performance.now();
+  await new Deno.Command("bash", { args: ["-c", `${BIG} | cat > /dev/null`] }).output();
+  const pipe = performance.now() - pipeStarted;
+  throughput.push([
+    "same `\\| cat > /dev/null` (one more pipe hop)",
+    ms(pipe),
+    gb(pipe),
+    (baseline / pipe).toFixed(2),
+    "—",
+    "—",
+  ]);
+  const deno = await bareDrain(BIG);
+  throughput.push([
+    "bare Deno BYOB drain of the same job, in-process",
+    ms(deno),
+    gb(deno),
+    (baseline / deno).toFixed(2),
+    "—",
+    "—",
+  ]);
+  const ours = await bigJob(stdio.call, stdio.pid);
+  throughput.push([
+    "shell-mcp over stdio (`shell_run` + `shell_output`)",
+    ms(ours.wall),
+    gb(ours.wall),
+    (baseline / ours.wall).toFixed(2),
+    `${ours.before?.now.toFixed(0)} → peak ${ours.after?.peak.toFixed(0)} MB`,
+    String(ours.responseChars),
+  ]);
+}
+
+// (3) Killing a tree: how many grandchildren survive the kill tool.
+const TREE = "sleep 300 & echo pid:$!; sleep 300 & echo pid:$!; wait";
+const kills: Row[] = [];
+{
+  const started = text(await stdio.client.callTool({ name: "shell_start", arguments: { command: TREE } }));
+  const id = Number(/job (\d+)/.exec(started)?.[1]);
+  let seen = "";
+  while (pidsOf(seen).length < 2) {
+    seen +=
+      text(await stdio.client.callTool({ name: "shell_output", arguments: { job_id: id, wait_s: 5 } })) +
+      "\n";
+  }
+  await stdio.client.callTool({ name: "shell_kill", arguments: { job_id: id } });
+  kills.push(["shell-mcp `shell_kill`", `${await survivors(pidsOf(seen))} of 2`]);
+}
 await stdio.close();
 
 if (PEERS) {
@@ -253,15 +284,38 @@ if (PEERS) {
     `${(dcTrue / bareTrue).toFixed(2)}×`,
     `${(dcTrue / bareBash).toFixed(2)}×`,
   ]);
-  const theirs = await bigJob(dc.call, dc.pid, () => dc.pid && Deno.kill(dc.pid, "SIGKILL"));
-  throughput.push([
-    `Desktop Commander \`start_process\`${theirs.aborted ? ` (${theirs.aborted})` : ""}`,
-    ms(theirs.wall),
-    gb(theirs.wall),
-    (baseline / theirs.wall).toFixed(2),
-    `${theirs.before?.now.toFixed(0)} → peak ${theirs.after?.peak.toFixed(0) ?? "?"} MB`,
-    String(theirs.responseChars),
+  const started = text(
+    await dc.client.callTool({ name: "start_process", arguments: { command: TREE, timeout_ms: 1000 } }),
+  );
+  const shellPid = Number(/PID (\d+)/.exec(started)?.[1]);
+  await dc.client.callTool({ name: "force_terminate", arguments: { pid: shellPid } });
+  // It sends SIGINT, then SIGKILL to the shell after 1 s: give it that and a little more.
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  const grandchildren = pidsOf(started);
+  kills.push([
+    "Desktop Commander `force_terminate`",
+    `${await survivors(grandchildren)} of ${grandchildren.length}`,
   ]);
+  for (const pid of grandchildren) {
+    try {
+      Deno.kill(pid, "SIGKILL"); // what it left behind
+    } catch {
+      // Already gone.
+    }
+  }
+  const theirs = BYTES > 0
+    ? await bigJob(dc.call, dc.pid, () => dc.pid && Deno.kill(dc.pid, "SIGKILL"))
+    : undefined;
+  if (theirs) {
+    throughput.push([
+      `Desktop Commander \`start_process\`${theirs.aborted ? ` (${theirs.aborted})` : ""}`,
+      ms(theirs.wall),
+      gb(theirs.wall),
+      (baseline / theirs.wall).toFixed(2),
+      `${theirs.before?.now.toFixed(0)} → peak ${theirs.after?.peak.toFixed(0) ?? "?"} MB`,
+      String(theirs.responseChars),
+    ]);
+  }
   await dc.close().catch(() => {});
 }
 await Deno.remove(workspace, { recursive: true });
@@ -278,12 +332,20 @@ const out = [
   "",
   ...table(["what", "median ms", "vs bare `true`", "vs bare `bash -c true`"], overhead),
   "",
-  `A job printing ${(BYTES / 1e9).toFixed(2)} GB in 100-byte lines:`,
+  ...(BYTES > 0
+    ? [
+      `A job printing ${(BYTES / 1e9).toFixed(2)} GB in 100-byte lines:`,
+      "",
+      ...table(
+        ["what", "wall ms", "throughput", "speed vs baseline", "server RSS", "response chars"],
+        throughput,
+      ),
+      "",
+    ]
+    : []),
+  `Grandchildren of \`${TREE}\` still alive after the kill tool returned (checked by pid with ps):`,
   "",
-  ...table(
-    ["what", "wall ms", "throughput", "speed vs baseline", "server RSS", "response chars"],
-    throughput,
-  ),
+  ...table(["what", "survivors"], kills),
   "",
   `(repo: ${REPO_ROOT})`,
 ];
