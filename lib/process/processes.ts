@@ -1,6 +1,7 @@
 /**
- * The process table, read through `ps` and `grep` rather than /proc: Deno refuses /proc reads without
- * --allow-all, and `ps` also works on macOS. Both return null where the tool is missing (Windows).
+ * The process table, read through `ps` and `grep` rather than directly from /proc: Deno refuses /proc reads
+ * without --allow-all, and `ps` also works on macOS. Where `ps` is missing (slim Linux containers) one `cat` of
+ * /proc/<pid>/stat stands in; on Windows there is neither and the callers fall back.
  * @module
  */
 
@@ -14,15 +15,30 @@ export interface ProcessRow {
 
 const decoder = new TextDecoder();
 
-/** Every process with its group and whether it is a zombie; null when `ps` is unavailable. */
+/** Every process with its group and whether it is a zombie; null when neither `ps` nor /proc is there. */
 export async function listProcesses(): Promise<ProcessRow[] | null> {
   const out = await run("ps", ["-A", "-o", "pid=,pgid=,stat="]);
-  if (out === null) return null;
+  if (out === null) return await listFromProc();
   const rows: ProcessRow[] = [];
   for (const line of out.split("\n")) {
     const [pid, pgid, stat] = line.trim().split(/\s+/);
     if (!pid || !pgid) continue;
     rows.push({ pid: Number(pid), pgid: Number(pgid), zombie: (stat ?? "").startsWith("Z") });
+  }
+  return rows;
+}
+
+/** The process table from every `/proc/<pid>/stat`, read by one `cat`: Linux without procps (slim containers). */
+export async function listFromProc(): Promise<ProcessRow[] | null> {
+  const out = await run("sh", ["-c", "cat /proc/[0-9]*/stat 2>/dev/null; exit 0"]);
+  if (!out) return null;
+  const rows: ProcessRow[] = [];
+  for (const line of out.split("\n")) {
+    // `pid (comm) state ppid pgrp ...`; comm may hold spaces and parentheses, so split after the last ")".
+    const close = line.lastIndexOf(")");
+    if (close < 0) continue;
+    const [state, , pgrp] = line.slice(close + 2).split(" ");
+    rows.push({ pid: Number.parseInt(line, 10), pgid: Number(pgrp), zombie: state === "Z" || state === "X" });
   }
   return rows;
 }

@@ -1,0 +1,39 @@
+import assert from "node:assert/strict";
+import { findMarked, listFromProc, listProcesses } from "../../../lib/process/processes.ts";
+import { os } from "../../../lib/platform/mod.ts";
+
+Deno.test({
+  name: "listProcesses sees a child in its own group, and findMarked finds it by its environment (Linux)",
+  ignore: os !== "linux",
+  fn: async () => {
+    const child = new Deno.Command("sleep", {
+      args: ["30"],
+      env: { PROCESSES_TEST_MARK: "x1" },
+      detached: true,
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    try {
+      const rows = await listProcesses();
+      assert.deepEqual(rows?.find((row) => row.pid === child.pid), {
+        pid: child.pid,
+        pgid: child.pid,
+        zombie: false,
+      });
+      assert.ok(rows!.some((row) => row.pid === Deno.pid));
+      // The fallback for containers without procps reads the same table from /proc.
+      const fromProc = await listFromProc();
+      assert.deepEqual(fromProc?.find((row) => row.pid === child.pid), {
+        pid: child.pid,
+        pgid: child.pid,
+        zombie: false,
+      });
+      assert.deepEqual(await findMarked([child.pid, Deno.pid], "PROCESSES_TEST_MARK=x1"), [child.pid]);
+      assert.deepEqual(await findMarked([child.pid], "PROCESSES_TEST_MARK=x"), []);
+      assert.deepEqual(await findMarked([child.pid], "PROCESSES_TEST_MARK=", true), [child.pid]);
+    } finally {
+      child.kill("SIGKILL");
+      await child.status;
+    }
+  },
+});
