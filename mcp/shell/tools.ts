@@ -102,7 +102,7 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
           stdin: input.stdin,
           timeoutMs: timeoutMs(input.timeout_s ?? deps.startTimeoutS ?? 600),
         });
-        return `job ${job.id} started (pid ${job.pid}); read it with shell_output job_id=${job.id}`;
+        return `job ${job.id} running (pid ${job.pid}); follow it with shell_output job_id=${job.id}`;
       },
     }),
     defineTool({

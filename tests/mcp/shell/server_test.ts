@@ -70,10 +70,11 @@ Deno.test({
   fn: async () => {
     await using ws = await tempWorkspace();
     await using c = await connect(shellServer(ws.path));
-    await c.text("shell_start", {
+    const started = await c.text("shell_start", {
       command: 'while read -r line; do echo "got $line"; done; echo bye',
       stdin: "pipe",
     });
+    assert.match(started, /^job 1 running \(pid \d+\); follow it with shell_output job_id=1$/);
     assert.match(await c.text("shell_input", { job_id: 1, text: "hello" }), /\ngot hello$/);
     assert.match(await c.text("shell_input", { job_id: 1, text: "two\n" }), /\ngot two$/);
     await c.text("shell_input", { job_id: 1, text: "", eof: true });
