@@ -28,9 +28,6 @@ export const posixPaths = {
   shutdownSignals: ["SIGINT", "SIGTERM"] as Deno.Signal[],
 };
 
-/** Shells a job may run in on POSIX; the first one found on PATH is the default. */
-export const POSIX_SHELLS = ["bash", "sh", "zsh", "pwsh"] as const;
-
 /** How to start a program: its argv, and whether Windows must pass the arguments verbatim. */
 export interface ShellInvocation {
   program: string;
@@ -39,7 +36,7 @@ export interface ShellInvocation {
   rawArguments?: boolean;
 }
 
-/** Options of {@link posixShellArgv}. */
+/** Options of `shellArgv`. */
 export interface ShellArgvOptions {
   /** Send stderr into stdout inside the shell, so their order is exact. */
   mergeStderr?: boolean;
@@ -51,7 +48,7 @@ export const posixProcess = {
   defaultShells: ["bash", "sh"] as string[],
   /** Jobs run in their own session so the whole tree can be signalled as one process group. */
   detached: true,
-  /** Signals that end a process tree on this OS: a polite one first, then a forced one. */
+  /** The first signal of a tree kill; SIGKILL follows after a grace. */
   gentleSignal: "SIGTERM" as Deno.Signal,
   /** The argv that runs `command` as one script string in `shell` (a name or a path). */
   shellArgv(shell: string, command: string, options: ShellArgvOptions = {}): ShellInvocation {
@@ -61,8 +58,6 @@ export const posixProcess = {
     const script = options.mergeStderr ? `exec 2>&1\n${command}` : command;
     return { program: shell, args: ["-c", script] };
   },
-  /** Shells a job may ask for. */
-  shells: POSIX_SHELLS as readonly string[],
   /** POSIX kills a tree by signalling its process group, so no helper command is needed. */
   treeKillArgv(_pid: number): string[] | null {
     return null;

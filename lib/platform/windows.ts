@@ -32,9 +32,6 @@ export const windowsPaths = {
   shutdownSignals: ["SIGINT", "SIGBREAK"] as Deno.Signal[],
 };
 
-/** Shells a job may run in on Windows; pwsh, then Windows PowerShell, is the default. */
-export const WINDOWS_SHELLS = ["pwsh", "powershell", "cmd", "bash"] as const;
-
 /** Windows process rules as pure functions. */
 export const windowsProcess = {
   /** Default shell preference. */
@@ -55,8 +52,6 @@ export const windowsProcess = {
     const script = options.mergeStderr ? `exec 2>&1\n${command}` : command;
     return { program: shell, args: ["-c", script] };
   },
-  /** Shells a job may ask for. */
-  shells: WINDOWS_SHELLS as readonly string[],
   /** The command that kills `pid` and every descendant still linked to it; `/F` because console apps ignore WM_CLOSE. */
   treeKillArgv(pid: number): string[] | null {
     return ["taskkill", "/T", "/F", "/PID", String(pid)];
