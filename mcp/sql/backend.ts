@@ -40,7 +40,10 @@ export async function findBackend(
   options: { signal?: AbortSignal } = {},
 ): Promise<Backend | null> {
   for (const candidate of backendCandidates(env)) {
-    const backend = await probe(candidate.kind, candidate.path, options.signal);
+    const backend = await probe(candidate.kind, candidate.path, {
+      env: definedEnv(env),
+      signal: options.signal,
+    });
     if (backend) return backend;
   }
   return null;
@@ -113,11 +116,25 @@ function isExecutableFile(file: string): boolean {
   }
 }
 
-async function probe(kind: BackendKind, path: string, signal?: AbortSignal): Promise<Backend | null> {
+/** `env` without its unset entries: what a child process is given. */
+export function definedEnv(env: BackendEnv): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
+}
+
+async function probe(
+  kind: BackendKind,
+  path: string,
+  options: { env: Record<string, string>; signal?: AbortSignal },
+): Promise<Backend | null> {
+  const { signal } = options;
   const timeout = AbortSignal.timeout(VERSION_TIMEOUT_MS);
   try {
     const output = await new Deno.Command(path, {
       args: ["--version"],
+      env: options.env,
+      clearEnv: true,
       stdin: "null",
       stdout: "piped",
       stderr: "piped",

@@ -27,6 +27,8 @@ export interface EngineOptions {
   dialect?: string;
   timeoutMs: number;
   signal?: AbortSignal;
+  /** The backend's whole environment. */
+  env?: Record<string, string>;
 }
 
 /** The outcome of formatting one input. */
@@ -148,6 +150,7 @@ async function runStaged(stage: Stage, command: string[], options: StagedRun): P
     cwd: stage.dir,
     timeoutMs: options.timeoutMs,
     signal: options.signal,
+    env: options.env,
     action: options.action,
   });
 }

@@ -18,6 +18,7 @@ export interface FailureContext {
   workDir: string;
   timeoutMs: number;
   signal?: AbortSignal;
+  env?: Record<string, string>;
 }
 
 /**
@@ -27,13 +28,20 @@ export interface FailureContext {
 export async function backendFailure(output: RunOutput, context: FailureContext): Promise<ToolError> {
   const { backend, action } = context;
   const text = `${output.stdout}\n${output.stderr}`.replaceAll(context.workDir, ".").trim();
-  if (UNKNOWN_DIALECT.test(text)) {
+  // sqruff words a bad --dialect as its enum parser does ("Matching variant not found"), so a given
+  // dialect is checked against the backend's list whatever the message says.
+  const dialectError = UNKNOWN_DIALECT.test(text);
+  if (dialectError || context.dialect) {
     const known = await listDialects(context);
-    const source = context.dialect ? `"${context.dialect}"` : `in ${context.config.label}`;
-    return new ToolError(
-      "invalid_argument",
-      `${action}: unknown dialect ${source}${known.length ? `; use one of: ${known.join(", ")}` : ""}`,
-    );
+    const unknownArgument = context.dialect !== undefined && known.length > 0 &&
+      !known.includes(context.dialect);
+    if (unknownArgument || dialectError) {
+      const source = unknownArgument ? `"${context.dialect}"` : `in ${context.config.label}`;
+      return new ToolError(
+        "invalid_argument",
+        `${action}: unknown dialect ${source}${known.length ? `; use one of: ${known.join(", ")}` : ""}`,
+      );
+    }
   }
   if (/unknown rule/i.test(text)) {
     const line = text.split("\n").find((l) => /unknown rule/i.test(l)) ?? "";
@@ -54,13 +62,14 @@ export async function backendFailure(output: RunOutput, context: FailureContext)
 
 /** The backend's dialect names from `<backend> dialects`; empty when that fails too. */
 export async function listDialects(
-  context: Pick<FailureContext, "backend" | "timeoutMs" | "signal" | "workDir">,
+  context: Pick<FailureContext, "backend" | "timeoutMs" | "signal" | "workDir" | "env">,
 ): Promise<string[]> {
   try {
     const output = await runBackend(context.backend.path, ["dialects"], {
       cwd: context.workDir,
       timeoutMs: context.timeoutMs,
       signal: context.signal,
+      env: context.env,
       action: "Cannot list dialects",
     });
     return parseDialects(output.stdout + "\n" + output.stderr);

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { defineTool, type ToolDefinition } from "../../lib/mcp/tool.ts";
 import { ToolError } from "../../lib/mcp/errors.ts";
 import type { Workspace } from "../../lib/workspace/workspace.ts";
-import { type Backend, type BackendEnv, findBackend, missingBackendMessage } from "./backend.ts";
+import { type Backend, type BackendEnv, definedEnv, findBackend, missingBackendMessage } from "./backend.ts";
 import { chooseConfig, type ChosenConfig, coreValue } from "./config.ts";
 import { DEFAULT_DIALECT, formatInputs, lintInputs } from "./engine.ts";
 import { collectInputs, type InputArgs } from "./inputs.ts";
@@ -55,7 +55,14 @@ export function createTools(deps: SqlDeps): ToolDefinition[] {
     const inputs = await collectInputs(args, deps.workspace, action);
     const backend = await backendFor(action, signal);
     const config = await chooseConfig(backend, deps.workspace.primary);
-    const engine = { backend, config, dialect: args.dialect, timeoutMs: deps.timeoutMs, signal };
+    const engine = {
+      backend,
+      config,
+      dialect: args.dialect,
+      timeoutMs: deps.timeoutMs,
+      signal,
+      env: definedEnv(deps.env),
+    };
     return { inputs, engine, label: runLabel(backend, config, args.dialect) };
   };
 

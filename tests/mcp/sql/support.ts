@@ -11,6 +11,24 @@ export const SQLFLUFF: Backend | null = await findBackend({ ...env, SQL_MCP_BACK
 /** sqruff on PATH, or null (not installable on the CI machine: its real-run tests are ignored there). */
 export const SQRUFF: Backend | null = await findBackend({ ...env, SQL_MCP_BACKEND: "sqruff" });
 
+/** Each real backend with whether it is installed: the end-to-end tests run once per backend. */
+export const BACKENDS: {
+  kind: "sqlfluff" | "sqruff";
+  found: Backend | null;
+  /** The workspace config name that overrides the house style. */
+  config: string;
+  /** How the parse error of {@link BAD} reads (regex source): sqruff words and places it its own way. */
+  parseError: string;
+}[] = [
+  {
+    kind: "sqlfluff",
+    found: SQLFLUFF,
+    config: ".sqlfluff",
+    parseError: "1:18 PRS Line 1, Position 18: Found unparsable section: 'where'",
+  },
+  { kind: "sqruff", found: SQRUFF, config: ".sqruff", parseError: "1:\\d+ PRS \\S.*" },
+];
+
 /** The messy multi-column Snowflake SELECT of the research notes. */
 export const MESSY = `SELECT O.Order_ID, O.Customer_Id AS CustID,   SUM(L.Amount) AS Total_Amount,
 COUNT(DISTINCT L.Sku) as Sku_Count, IFF(O.Is_Priority = TRUE, 'Y', 'N') AS Priority_Flag,
