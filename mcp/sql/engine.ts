@@ -73,10 +73,18 @@ export async function formatInputs(
     const leftovers = clean ? inputs.map(() => []) : await lintStaged(stage, { ...options, action, rules });
     return await Promise.all(inputs.map(async (input, i) => {
       const parseErrors = leftovers[i].filter((v) => PARSE_CODES.has(v.code));
-      const formatted = parseErrors.length ? input.content : await Deno.readTextFile(stage.files[i]);
+      const formatted = parseErrors.length
+        ? input.content
+        : keepLineEndings(input.content, await Deno.readTextFile(stage.files[i]));
       return { formatted, parseErrors, remaining: parseErrors.length ? [] : leftovers[i] };
     }));
   });
+}
+
+/** sqlfluff reads with universal newlines and writes `\n`: a file with only CRLF breaks keeps them. */
+export function keepLineEndings(original: string, formatted: string): string {
+  const crlfOnly = original.includes("\r\n") && !/(^|[^\r])\n/.test(original);
+  return crlfOnly ? formatted.replace(/\r?\n/g, "\r\n") : formatted;
 }
 
 interface Stage {

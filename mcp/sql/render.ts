@@ -67,10 +67,14 @@ export function renderFormatted(items: FormattedItem[], label: RunLabel): string
 }
 
 /** The write summary: one line per file with what changed, plus notes. */
-export function renderWritten(items: (FormattedItem & { written: boolean })[], label: RunLabel): string {
-  const lines = items.map(({ name, original, outcome, written }) => {
+export function renderWritten(
+  items: (FormattedItem & { written: boolean; failure?: string })[],
+  label: RunLabel,
+): string {
+  const lines = items.map(({ name, original, outcome, written, failure }) => {
     let line = `${name}: ${status(original, outcome)}`;
     if (written) line += `, ${changedLines(original, outcome.formatted)}`;
+    if (failure) line += `, not written (${failure})`;
     const extra = notes("", outcome);
     return extra ? `${line}\n${extra}` : line;
   });

@@ -95,13 +95,19 @@ export function createTools(deps: SqlDeps): ToolDefinition[] {
         for (const [i, item] of items.entries()) {
           const { outcome, original } = item;
           const change = !outcome.parseErrors.length && outcome.formatted !== original;
+          let failure: string | undefined;
           if (change) {
+            // One file changed meanwhile must not hide what happened to the others.
             await writeTextAtomic(inputs.files[i].real, outcome.formatted, {
               expected: original,
               display: item.name,
-            });
+            })
+              .catch((error) => {
+                if (!(error instanceof ToolError)) throw error;
+                failure = `${error.code}: ${error.message}`;
+              });
           }
-          written.push({ ...item, written: change });
+          written.push({ ...item, written: change && !failure, failure });
         }
         return renderWritten(written, label);
       },

@@ -50,11 +50,15 @@ for (const { kind, found, config: configName, parseError } of BACKENDS) {
         "a.sql": "SELECT A,B FROM T\n",
         "bad.sql": BAD,
         "ok.sql": "select 1\n",
+        "crlf.sql": "SELECT 1\r\nFROM t\r\n",
       });
       await Deno.chmod(ws.join("a.sql"), 0o640);
       await using c = await connect(sqlServer(ws.path, { kind }));
-      const text = await c.text("sql_format", { paths: ["a.sql", "bad.sql", "ok.sql"], write: true });
-      assert.match(text, /^1 of 3 files rewritten\na\.sql: formatted, \+\d+ -1 lines\n/, text);
+      const text = await c.text("sql_format", {
+        paths: ["a.sql", "bad.sql", "ok.sql", "crlf.sql"],
+        write: true,
+      });
+      assert.match(text, /^2 of 4 files rewritten\na\.sql: formatted, \+\d+ -1 lines\n/, text);
       assert.match(
         text,
         new RegExp(
@@ -65,9 +69,10 @@ for (const { kind, found, config: configName, parseError } of BACKENDS) {
       assert.equal(await Deno.readTextFile(ws.join("a.sql")), "select\n    a\n    , b\nfrom t\n");
       assert.equal((await Deno.stat(ws.join("a.sql"))).mode! & 0o777, 0o640);
       assert.equal(await Deno.readTextFile(ws.join("bad.sql")), BAD);
+      assert.equal(await Deno.readTextFile(ws.join("crlf.sql")), "select 1\r\nfrom t\r\n", "CRLF kept");
       const names = [];
       for await (const entry of Deno.readDir(ws.path)) names.push(entry.name);
-      assert.deepEqual(names.sort(), ["a.sql", "bad.sql", "ok.sql"], "no temp file left behind");
+      assert.deepEqual(names.sort(), ["a.sql", "bad.sql", "crlf.sql", "ok.sql"], "no temp file left behind");
     },
   });
 
