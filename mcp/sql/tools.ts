@@ -54,6 +54,7 @@ export function createTools(deps: SqlDeps): ToolDefinition[] {
     }
     const inputs = await collectInputs(args, deps.workspace, action);
     const backend = await backendFor(action, signal);
+    await deps.workspace.ready(); // The client's roots decide which root's config applies.
     const config = await chooseConfig(backend, deps.workspace.primary);
     const engine = {
       backend,
@@ -74,12 +75,13 @@ export function createTools(deps: SqlDeps): ToolDefinition[] {
         "wins). Returns the SQL; write: true saves files.",
       input: { ...inputShape, write: z.boolean().optional() },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-      run: async (args, { signal }) => {
+      run: async (args, { signal, progress }) => {
         const action = "Cannot format SQL";
         if (args.write && args.sql !== undefined) {
           throw new ToolError("invalid_argument", `${action}: write needs path or paths, not sql`);
         }
         const { inputs, engine, label } = await prepare(args, action, signal);
+        progress(`formatting with ${label}`);
         if ("inline" in inputs) {
           const [outcome] = await formatInputs([inputs.inline], engine);
           return renderFormatted([{ name: "", original: inputs.inline.content, outcome }], label);
@@ -122,7 +124,7 @@ export function createTools(deps: SqlDeps): ToolDefinition[] {
         rules: z.array(z.string()).optional().describe("Only these rules, e.g. CP01, LT04"),
       },
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-      run: async (args, { signal }) => {
+      run: async (args, { signal, progress }) => {
         const action = "Cannot lint SQL";
         const bad = args.rules?.find((rule) => !RULE.test(rule));
         if (bad !== undefined) {
@@ -133,6 +135,7 @@ export function createTools(deps: SqlDeps): ToolDefinition[] {
         }
         const { inputs, engine, label } = await prepare(args, action, signal);
         const list = "inline" in inputs ? [inputs.inline] : inputs.files;
+        progress(`linting ${list.length} input${list.length === 1 ? "" : "s"} with ${label}`);
         const found = await lintInputs(list, { ...engine, rules: args.rules });
         return renderLint(list.map((input, i) => ({ name: input.name, violations: found[i] })), label);
       },
