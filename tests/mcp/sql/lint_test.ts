@@ -20,8 +20,8 @@ for (const { kind, found, parseError } of BACKENDS) {
       assert.match(
         textOf(result),
         new RegExp(
-          `^2 violations \\(${KEYWORDS} ×2\\)\\n1:1 ${KEYWORDS} Keywords must be lower case\\.\\n` +
-            `1:10 ${KEYWORDS} Keywords must be lower case\\.\\n\\(${kind} [\\d.]+, config: house style, dialect snowflake\\)$`,
+          `^2 violations \\(${KEYWORDS} ×2\\)\\n1:1 ${KEYWORDS} Keywords must be (consistently )?lower case\\.\\n` +
+            `1:10 ${KEYWORDS} Keywords must be (consistently )?lower case\\.\\n\\(${kind} [\\d.]+, config: house style, dialect snowflake\\)$`,
         ),
       );
     },
