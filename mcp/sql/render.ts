@@ -54,7 +54,7 @@ export function renderFormatted(items: FormattedItem[], label: RunLabel): string
   for (const { name, original, outcome } of items) {
     const header = name ? `-- == ${name}: ${status(original, outcome)} ==\n` : "";
     if (outcome.parseErrors.length) {
-      parts.push(`${header}${notes(name ? "" : "not formatted: ", outcome)}`);
+      parts.push(`${header}${notes(name ? "" : "not formatted: ", outcome, original)}`);
     } else if (name && items.length > 1 && outcome.formatted === original) {
       parts.push(header.trimEnd());
     } else {
@@ -75,7 +75,7 @@ export function renderWritten(
     let line = `${name}: ${status(original, outcome)}`;
     if (written) line += `, ${changedLines(original, outcome.formatted)}`;
     if (failure) line += `, not written (${failure})`;
-    const extra = notes("", outcome);
+    const extra = notes("", outcome, original);
     return extra ? `${line}\n${extra}` : line;
   });
   const changed = items.filter((i) => i.written).length;
@@ -89,11 +89,15 @@ function status(original: string, outcome: FormatOutcome): string {
 }
 
 /** Parse errors or leftovers as `-- ` lines, capped per file. */
-function notes(prefix: string, outcome: FormatOutcome): string {
+function notes(prefix: string, outcome: FormatOutcome, original = ""): string {
   const list = outcome.parseErrors.length ? outcome.parseErrors : outcome.remaining;
   if (!list.length) return "";
+  // The house style uses the raw templater: Jinja/dbt SQL needs the project's own config.
+  const templated = /\{\{|\{%/.test(original)
+    ? " (it looks templated: set templater = jinja or dbt in a workspace .sqlfluff)"
+    : "";
   const what = outcome.parseErrors.length
-    ? `${prefix}the SQL does not parse, so it was left unchanged`
+    ? `${prefix}the SQL does not parse, so it was left unchanged${templated}`
     : `${list.length} violation${list.length === 1 ? "" : "s"} the formatter cannot fix`;
   const shown = list.slice(0, MAX_NOTES_PER_FILE).map((v) => `--   ${violationLine("", v)}`);
   if (list.length > MAX_NOTES_PER_FILE) shown.push(`--   [... ${list.length - MAX_NOTES_PER_FILE} more]`);

@@ -126,7 +126,11 @@ export function createTools(deps: SqlDeps): ToolDefinition[] {
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       run: async (args, { signal, progress }) => {
         const action = "Cannot lint SQL";
-        const bad = args.rules?.find((rule) => !RULE.test(rule));
+        // Models often send one "CP01,LT04" string as the list.
+        const rules = args.rules?.flatMap((rule) => rule.split(",")).map((rule) => rule.trim()).filter(
+          Boolean,
+        );
+        const bad = rules?.find((rule) => !RULE.test(rule));
         if (bad !== undefined) {
           throw new ToolError(
             "invalid_argument",
@@ -136,7 +140,7 @@ export function createTools(deps: SqlDeps): ToolDefinition[] {
         const { inputs, engine, label } = await prepare(args, action, signal);
         const list = "inline" in inputs ? [inputs.inline] : inputs.files;
         progress(`linting ${list.length} input${list.length === 1 ? "" : "s"} with ${label}`);
-        const found = await lintInputs(list, { ...engine, rules: args.rules });
+        const found = await lintInputs(list, { ...engine, rules });
         return renderLint(list.map((input, i) => ({ name: input.name, violations: found[i] })), label);
       },
     }),

@@ -82,12 +82,12 @@ for (const { kind, found, config: configName, parseError } of BACKENDS) {
     async fn() {
       await using ws = await tempWorkspace();
       await using c = await connect(sqlServer(ws.path, { kind }));
-      const result = await c.call("sql_format", { sql: BAD });
+      const result = await c.call("sql_format", { sql: `${BAD}-- {{ config(materialized='view') }}\n` });
       assert.equal(result.isError, undefined);
       assert.match(
         textOf(result),
         new RegExp(
-          `^-- not formatted: the SQL does not parse, so it was left unchanged:\\n-- {3}${parseError}\\n`,
+          `^-- not formatted: the SQL does not parse, so it was left unchanged \\(it looks templated: set templater = jinja or dbt in a workspace \\.sqlfluff\\):\\n-- {3}${parseError}\\n`,
         ),
       );
     },

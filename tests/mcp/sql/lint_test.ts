@@ -54,7 +54,7 @@ for (const { kind, found, parseError } of BACKENDS) {
     async fn() {
       await using ws = await tempWorkspace();
       await using c = await connect(sqlServer(ws.path, { kind }));
-      const clean = await c.call("sql_lint", { sql: "select a FROM t\n", rules: ["CP02"] });
+      const clean = await c.call("sql_lint", { sql: "select a FROM t\n", rules: ["CP02, LT01"] });
       assert.equal(clean.isError, undefined);
       assert.match(textOf(clean), new RegExp(`^clean: no violations \\(${kind} `));
       const unknown = await c.call("sql_lint", { sql: "select 1\n", rules: ["XX99"] });
