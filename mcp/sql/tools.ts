@@ -46,7 +46,8 @@ export function createTools(deps: SqlDeps): ToolDefinition[] {
   };
 
   const prepare = async (args: InputArgs & { dialect?: string }, action: string, signal: AbortSignal) => {
-    if (args.dialect !== undefined && !DIALECT.test(args.dialect)) {
+    const dialect = args.dialect?.trim().toLowerCase() || undefined; // "Snowflake" means snowflake
+    if (dialect !== undefined && !DIALECT.test(dialect)) {
       throw new ToolError(
         "invalid_argument",
         `${action}: "${args.dialect}" is not a dialect name; use e.g. snowflake, postgres, bigquery, ansi`,
@@ -59,12 +60,12 @@ export function createTools(deps: SqlDeps): ToolDefinition[] {
     const engine = {
       backend,
       config,
-      dialect: args.dialect,
+      dialect,
       timeoutMs: deps.timeoutMs,
       signal,
       env: definedEnv(deps.env),
     };
-    return { inputs, engine, label: runLabel(backend, config, args.dialect) };
+    return { inputs, engine, label: runLabel(backend, config, dialect) };
   };
 
   return [

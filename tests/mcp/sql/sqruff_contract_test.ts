@@ -98,7 +98,9 @@ Deno.test({
     );
     assert.equal(await Deno.readTextFile(ws.join("w/ok.sql")), "select 1\n");
     assert.equal(await Deno.readTextFile(ws.join("w/bad.sql")), "SELECT a, from t where\n");
-    const [, fix, lint] = await calls();
+    const all = await calls();
+    assert.equal(all.length, 3, "--version, then one fix and one lint for both files together");
+    const [, fix, lint] = all;
     assert.equal(fix.argv[3], "fix");
     assert.equal(lint.argv[3], "lint", "fix exit 1 is followed by a lint for what is left");
     assert.match(
@@ -115,7 +117,7 @@ Deno.test({
     const { ws, server } = await fakeSqruff();
     await using _ws = ws;
     await using c = await connect(server);
-    const result = await c.call("sql_lint", { sql: "select 1\n", dialect: "nosuch" });
+    const result = await c.call("sql_lint", { sql: "select 1\n", dialect: " NoSuch" });
     assert.equal(
       textOf(result),
       'Error [invalid_argument]: Cannot lint SQL: unknown dialect "nosuch"; use one of: ansi, bigquery, postgres, snowflake',
