@@ -41,6 +41,9 @@ export interface FormatOutcome {
   remaining: Violation[];
 }
 
+/** Above the 1 MB input cap, so no input is skipped as "too large to parse" (the default is 20000). */
+const NO_SIZE_SKIP = "2000000";
+
 /** The house dialect when neither the argument nor the config names one. */
 export const DEFAULT_DIALECT = "snowflake";
 
@@ -139,7 +142,7 @@ async function runStaged(stage: Stage, command: string[], options: StagedRun): P
   const { backend } = options;
   let config = options.config.text;
   if (coreValue(config, "large_file_skip_byte_limit") === undefined) {
-    config = setCoreValue(config, "large_file_skip_byte_limit", "0", backend.kind);
+    config = setCoreValue(config, "large_file_skip_byte_limit", NO_SIZE_SKIP, backend.kind);
   }
   const dialect = options.dialect ?? (coreValue(config, "dialect") ? undefined : DEFAULT_DIALECT);
   const args: string[] = [];

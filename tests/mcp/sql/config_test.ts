@@ -20,7 +20,7 @@ Deno.test("house configs: one per backend family, each naming snowflake and lead
   for (const file of files) {
     const text = await Deno.readTextFile(file);
     assert.equal(coreValue(text, "dialect"), "snowflake", file);
-    assert.equal(coreValue(text, "large_file_skip_byte_limit"), "0", file);
+    assert.equal(coreValue(text, "large_file_skip_byte_limit"), "2000000", file);
     assert.match(text, /\[(sqlfluff|sqruff):layout:type:comma\]\nline_position = leading/, file);
     const headers = text.match(/^\[.*\]$/gm)!;
     assert.equal(new Set(headers).size, headers.length, `${file} repeats a section (sqlfluff 1.x crashes)`);

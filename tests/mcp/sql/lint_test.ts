@@ -28,18 +28,21 @@ for (const { kind, found, parseError } of BACKENDS) {
   });
 
   Deno.test({
-    name: `${kind}: a folder lints as one batch; clean files count, parse errors show as PRS`,
+    name: `${kind}: a folder lints as one batch; big files too; clean files count, parse errors show as PRS`,
     ignore,
     async fn() {
       await using ws = await tempWorkspace({
         "models/a.sql": "select 1\n",
+        // Over the backends' default 20,000-byte skip limit: must be linted, not silently skipped.
+        "models/big.sql": `SELECT 1\n${`-- ${"x".repeat(90)}\n`.repeat(300)}`,
         "models/sub/b.sql": BAD,
         "models/notes.txt": "SELECT",
         "models/.hidden/c.sql": "SELECT 1",
       });
       await using c = await connect(sqlServer(ws.path, { kind }));
       const text = await c.text("sql_lint", { path: "models" });
-      assert.match(text, /^\d+ violations? in 1 of 2 files \(.*PRS.*\)\n/);
+      assert.match(text, /^\d+ violations? in 2 of 3 files \(.*PRS.*\)\n/);
+      assert.match(text, new RegExp(`\\nmodels/big\\.sql:1:1 ${KEYWORDS} `));
       assert.match(
         text,
         new RegExp(`\\nmodels/sub/b\\.sql:${parseError}\\n`),
