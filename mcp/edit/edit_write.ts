@@ -1,0 +1,63 @@
+/** edit_write: write a whole file atomically, refusing to clobber unread content. */
+import { sha256Hex } from "../../lib/fs/sha256.ts";
+import { formatCount } from "../../lib/text/format.ts";
+import { editError } from "./errors.ts";
+import { hasLoneSurrogate } from "./decode.ts";
+import { checkExpected, type EditDeps, normalizeHash } from "./edit_file.ts";
+import { readTarget, resolveTarget, writeTarget } from "./file_access.ts";
+
+/** The validated arguments of edit_write. */
+export interface EditWriteInput {
+  path: string;
+  content: string;
+  overwrite?: boolean;
+  "expected_sha256"?: string;
+}
+
+const ACTION = "Cannot write";
+
+/** Runs one edit_write call and returns the text for the model. */
+export async function editWrite(deps: EditDeps, input: EditWriteInput): Promise<string> {
+  if (hasLoneSurrogate(input.content)) {
+    throw editError("invalid_request", `${ACTION} "${input.path}": content contains an unpaired surrogate`);
+  }
+  if (input.expected_sha256 !== undefined && !/^[0-9a-f]{64}$/.test(normalizeHash(input.expected_sha256))) {
+    throw editError("invalid_request", `${ACTION} "${input.path}": expected_sha256 must be 64 hex digits`);
+  }
+  const target = await resolveTarget(deps.workspace, input.path, ACTION);
+  return await deps.locks.run(target.real, async () => {
+    const data = new TextEncoder().encode(input.content);
+    const after = await sha256Hex(data);
+    let verb = "Created";
+    if (target.info) {
+      const bytes = await readTarget(target, deps.maxBytes, ACTION);
+      const before = await sha256Hex(bytes);
+      checkExpected(input.expected_sha256, before, target.display);
+      if (bytes.length > 0 && !input.overwrite && input.expected_sha256 === undefined) {
+        throw editError(
+          "file_exists",
+          `${ACTION} "${target.display}": it exists and is not empty (sha256 ${before}); ` +
+            `pass overwrite: true or its expected_sha256 to replace it, or use edit_file to change part of it`,
+        );
+      }
+      if (before === after) {
+        return `Unchanged ${target.display}: it already has this content\nsha256_after: ${after}`;
+      }
+      verb = "Replaced";
+    } else if (input.expected_sha256 !== undefined) {
+      throw editError(
+        "stale",
+        `${ACTION} "${target.display}": it no longer exists (expected_sha256 was given); read it again`,
+      );
+    }
+    const write = await writeTarget(target, data, ACTION);
+    const text = input.content.replaceAll("\r\n", "\n");
+    const lines = text === "" ? 0 : text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
+    const note = write === "in_place"
+      ? "; written in place (the file has hard links or its folder is read-only)"
+      : "";
+    return `${verb} ${target.display}: ${formatCount(data.length)} bytes, ${formatCount(lines)} ${
+      lines === 1 ? "line" : "lines"
+    }${note}\nsha256_after: ${after}`;
+  });
+}

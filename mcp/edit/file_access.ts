@@ -1,0 +1,128 @@
+/**
+ * The edit server's disk side: resolve a path inside the workspace, read it with the spec's checks,
+ * write it back atomically (or in place for hard links and unwritable folders).
+ * @module
+ */
+import { basename, dirname } from "node:path";
+import { ToolError } from "../../lib/mcp/errors.ts";
+import type { Workspace } from "../../lib/workspace/workspace.ts";
+import { atomicWrite } from "../../lib/fs/atomic_write.ts";
+import { formatCount } from "../../lib/text/format.ts";
+import { editError } from "./errors.ts";
+import { similarNames } from "./suggest.ts";
+
+/** A resolved path: its real location, how it is shown, and its stat (null when it does not exist). */
+export interface Target {
+  real: string;
+  display: string;
+  info: Deno.FileInfo | null;
+}
+
+/** Resolves `path` inside the workspace and stats it. */
+export async function resolveTarget(workspace: Workspace, path: string, action: string): Promise<Target> {
+  let real: string;
+  try {
+    real = await workspace.resolveInside(path);
+  } catch (error) {
+    if (error instanceof ToolError && error.code === "outside_workspace") {
+      const roots = workspace.roots.join(", ");
+      throw editError(
+        "outside_workspace",
+        `${action} "${path}": it resolves outside the workspace (${roots}); use a path inside it`,
+      );
+    }
+    if (error instanceof ToolError) throw editError("invalid_request", error.message);
+    throw ioError(error, `${action} "${path}"`);
+  }
+  const display = workspace.display(real);
+  try {
+    return { real, display, info: await Deno.stat(real) };
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return { real, display, info: null };
+    throw ioError(error, `${action} "${display}"`);
+  }
+}
+
+/** The `not_found` error for a missing file, with similar names from its folder. */
+export async function notFoundError(target: Target, action: string, hint: string): Promise<ToolError> {
+  const names: string[] = [];
+  try {
+    for await (const entry of Deno.readDir(dirname(target.real))) names.push(entry.name);
+  } catch {
+    // No folder, no suggestions.
+  }
+  const similar = similarNames(basename(target.real), names);
+  const folder = dirname(target.display);
+  const shown = similar.map((name) => `"${folder === "." ? name : `${folder}/${name}`}"`);
+  const suggestion = shown.length ? `; did you mean ${shown.join(" or ")}?` : "";
+  return editError(
+    "not_found",
+    `${action} "${target.display}": no such file${suggestion}${hint ? ` ${hint}` : ""}`,
+  );
+}
+
+/** Reads an existing target after the folder, permission and size checks. */
+export async function readTarget(target: Target, maxBytes: number, action: string): Promise<Uint8Array> {
+  const info = target.info!;
+  if (info.isDirectory) {
+    throw editError("is_directory", `${action} "${target.display}": it is a folder; give a file path`);
+  }
+  if (info.size > maxBytes) {
+    throw editError(
+      "too_large",
+      `${action} "${target.display}": it has ${formatCount(info.size)} bytes, above the ${
+        formatCount(maxBytes)
+      }-byte limit`,
+    );
+  }
+  try {
+    return await Deno.readFile(target.real);
+  } catch (error) {
+    throw ioError(error, `${action} "${target.display}"`);
+  }
+}
+
+/** How a file was written. */
+export type WriteMethod = "rename" | "in_place";
+
+/**
+ * Writes `data` to the target: temp file + rename keeping the mode, or in place when the file has other
+ * hard links (a rename would split them) or its folder does not let us create the temp file.
+ */
+export async function writeTarget(target: Target, data: Uint8Array, action: string): Promise<WriteMethod> {
+  try {
+    if (!target.info) await Deno.mkdir(dirname(target.real), { recursive: true });
+    if (target.info && target.info.nlink !== null && target.info.nlink > 1) {
+      await Deno.writeFile(target.real, data);
+      return "in_place";
+    }
+    try {
+      await atomicWrite(target.real, data);
+      return "rename";
+    } catch (error) {
+      if (!(error instanceof Deno.errors.PermissionDenied) || !target.info) throw error;
+      await Deno.writeFile(target.real, data);
+      return "in_place";
+    }
+  } catch (error) {
+    throw ioError(error, `${action} "${target.display}"`);
+  }
+}
+
+/** Maps a filesystem error onto the spec's kinds, keeping the OS's code in the message. */
+export function ioError(error: unknown, action: string): ToolError {
+  if (error instanceof ToolError) return error;
+  const code = (error as { code?: string })?.code;
+  const detail = code ? ` (${code})` : "";
+  if (error instanceof Deno.errors.PermissionDenied || error instanceof Deno.errors.NotCapable) {
+    return editError("permission_denied", `${action}: permission denied${detail}`);
+  }
+  if (error instanceof Deno.errors.IsADirectory) {
+    return editError("is_directory", `${action}: it is a folder${detail}`);
+  }
+  if (error instanceof Deno.errors.NotFound) {
+    return editError("not_found", `${action}: no such file${detail}`);
+  }
+  const reason = error instanceof Error ? error.message : String(error);
+  return editError("io_error", `${action}: ${reason}`);
+}
