@@ -28,7 +28,7 @@ export function diagnoseNoMatch(input: NoMatchInput): string {
   const view = lines.text;
   if (replacement !== "" && view.includes(replacement)) {
     const line = lines.lineOf(view.indexOf(replacement));
-    return `but new_text is already in the file at line ${line}: the edit looks applied already; read the file to check`;
+    return ` but new_text is already in the file at line ${line}: the edit looks applied already; read the file to check`;
   }
   const oldLines = splitLines(old);
   const content = oldLines.filter((line) => line.trim() !== "");
