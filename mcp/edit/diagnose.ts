@@ -46,7 +46,9 @@ export function diagnoseNoMatch(input: NoMatchInput): string {
   const end = Math.min(lines.count, start + Math.max(1, oldLines.length) - 1);
   const window: string[] = [];
   for (let line = start; line <= end; line++) window.push(lines.line(line));
-  const shown = window.slice(0, MAX_WINDOW).map((text, i) => `${String(start + i).padStart(5)} | ${text}`);
+  const shown = window.slice(0, MAX_WINDOW).map((text, i) =>
+    `${String(start + i).padStart(5)} | ${cut(text)}`
+  );
   if (window.length > MAX_WINDOW) shown.push(`      … ${window.length - MAX_WINDOW} more lines`);
   const range = start === end ? `line ${start}` : `lines ${start}-${end}`;
   return [
@@ -158,8 +160,8 @@ function describeLineChanges(window: string[], oldLines: string[], start: number
       for (let k = 0; k < count && parts.length < 3; k++) {
         parts.push(
           `line ${fileLine + k} is ${
-            JSON.stringify(escapeInvisible(window[fileLine + k - start]))
-          } in the file but ${JSON.stringify(escapeInvisible(oldLines[oldIndex + k]))} in old_text`,
+            JSON.stringify(cut(escapeInvisible(window[fileLine + k - start])))
+          } in the file but ${JSON.stringify(cut(escapeInvisible(oldLines[oldIndex + k])))} in old_text`,
         );
       }
       fileLine += change.value.length;
@@ -178,7 +180,7 @@ function describeLineChanges(window: string[], oldLines: string[], start: number
           `old_text has ${
             plural(change.value.length, "line")
           } missing from the file before line ${fileLine}: ${
-            JSON.stringify(escapeInvisible(oldLines[oldIndex]))
+            JSON.stringify(cut(escapeInvisible(oldLines[oldIndex])))
           }`,
         );
       }
@@ -189,6 +191,11 @@ function describeLineChanges(window: string[], oldLines: string[], start: number
     }
   }
   return parts.length ? parts.join("; ") : "it differs in line breaks or invisible characters";
+}
+
+/** Keeps minified or generated lines from flooding the message. */
+function cut(line: string, max = 200): string {
+  return line.length > max ? `${line.slice(0, max)}… (+${line.length - max} chars)` : line;
 }
 
 function plural(n: number, word: string): string {

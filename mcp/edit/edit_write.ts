@@ -30,18 +30,21 @@ export async function editWrite(deps: EditDeps, input: EditWriteInput): Promise<
     const after = await sha256Hex(data);
     let verb = "Created";
     if (target.info) {
-      const bytes = await readTarget(target, deps.maxBytes, ACTION);
-      const before = await sha256Hex(bytes);
-      checkExpected(input.expected_sha256, before, target.display);
-      if (bytes.length > 0 && !input.overwrite && input.expected_sha256 === undefined) {
+      if (target.info.isDirectory) {
+        throw editError("is_directory", `${ACTION} "${target.display}": it is a folder; give a file path`);
+      }
+      if (input.expected_sha256 !== undefined) {
+        const before = await sha256Hex(await readTarget(target, deps.maxBytes, ACTION));
+        checkExpected(input.expected_sha256, before, target.display);
+        if (before === after) {
+          return `Unchanged ${target.display}: it already has this content\nsha256_after: ${after}`;
+        }
+      } else if (target.info.size > 0 && !input.overwrite) {
         throw editError(
           "file_exists",
-          `${ACTION} "${target.display}": it exists and is not empty (sha256 ${before}); ` +
-            `pass overwrite: true or its expected_sha256 to replace it, or use edit_file to change part of it`,
+          `${ACTION} "${target.display}": it exists and is not empty; pass overwrite: true (or the expected_sha256 ` +
+            `of the content you read) to replace it, or use edit_file to change part of it`,
         );
-      }
-      if (before === after) {
-        return `Unchanged ${target.display}: it already has this content\nsha256_after: ${after}`;
       }
       verb = "Replaced";
     } else if (input.expected_sha256 !== undefined) {

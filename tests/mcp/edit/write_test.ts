@@ -19,7 +19,7 @@ Deno.test("edit_write refuses to replace a non-empty file without overwrite or e
   assert.equal(failure.kind, "file_exists");
   assert.match(
     failure.text,
-    /it exists and is not empty \(sha256 [0-9a-f]{64}\); pass overwrite: true or its expected_sha256/,
+    /it exists and is not empty; pass overwrite: true \(or the expected_sha256 of the content you read\)/,
   );
   assert.equal(await f.read("a.txt"), "keep me\n");
   assert.deepEqual(await f.leftovers(), []);
@@ -60,6 +60,13 @@ Deno.test({
   },
 });
 
+Deno.test("edit_write with overwrite replaces a file above the read limit without reading it", async () => {
+  await using f = await editFixture({ "big.txt": "x".repeat(5000) }, { maxBytes: 1000 });
+  const result = await f.call("edit_write", { path: "big.txt", content: "small\n", overwrite: true });
+  assert.equal(result.isError, undefined);
+  assert.equal(await f.read("big.txt"), "small\n");
+});
+
 Deno.test("edit_write refuses paths outside the workspace and folders", async () => {
   await using f = await editFixture({ "d/": "" });
   assert.equal((await f.fail("edit_write", { path: "../x.txt", content: "x" })).kind, "outside_workspace");
@@ -69,9 +76,10 @@ Deno.test("edit_write refuses paths outside the workspace and folders", async ()
   );
 });
 
-Deno.test("edit_write with identical content reports it unchanged", async () => {
+Deno.test("edit_write with identical content and its hash reports it unchanged", async () => {
   await using f = await editFixture({ "a.txt": "same\n" });
-  const result = await f.call("edit_write", { path: "a.txt", content: "same\n", overwrite: true });
+  const hash = await sha256Hex(utf8("same\n"));
+  const result = await f.call("edit_write", { path: "a.txt", content: "same\n", expected_sha256: hash });
   assert.match(
     (result.content[0] as { text: string }).text,
     /^Unchanged a\.txt: it already has this content/,
