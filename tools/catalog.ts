@@ -11,6 +11,8 @@ export interface ServerEntry {
   summary: string;
   /** Exactly the `--allow-*` flags the server needs: its capability list. */
   permissions: string[];
+  /** A harmless call doctor makes to prove the server works. */
+  smoke?: { tool: string; arguments?: Record<string, unknown> };
 }
 
 /** The repository root. */
@@ -22,7 +24,7 @@ export function listServers(): ServerEntry[] {
   for (const dir of Deno.readDirSync(join(REPO_ROOT, "mcp"))) {
     if (!dir.isDirectory) continue;
     const manifest = join(REPO_ROOT, "mcp", dir.name, "server.json");
-    let meta: { summary: string; permissions: string[] };
+    let meta: Omit<ServerEntry, "name" | "entry">;
     try {
       meta = JSON.parse(Deno.readTextFileSync(manifest));
     } catch {

@@ -27,6 +27,11 @@ export async function serveStdio(handle: McpServerHandle): Promise<void> {
   for (const signal of platform.shutdownSignals) {
     Deno.addSignalListener(signal, () => shutdown(signal));
   }
+  // A stray rejection in one tool call must not take the whole server (and the agent's tools) down.
+  globalThis.addEventListener("unhandledrejection", (event) => {
+    event.preventDefault();
+    log.error(`${handle.name}-mcp: unhandled rejection`, event.reason);
+  });
   process.stdin.on("end", () => shutdown("stdin closed"));
   process.stdin.on("close", () => shutdown("stdin closed"));
   await handle.server.connect(new StdioServerTransport());

@@ -9,7 +9,8 @@ export const posixPaths = {
   /** Whether `child` is `parent` or lies under it (both absolute and normalised). */
   isInside(child: string, parent: string): boolean {
     const relative = path.relative(parent, child);
-    return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
+    return relative === "" ||
+      (relative !== ".." && !relative.startsWith(`../`) && !path.isAbsolute(relative));
   },
   /** `file:///home/a%20b` → `/home/a b`. */
   fileUrlToPath(url: string): string {

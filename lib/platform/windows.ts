@@ -9,7 +9,8 @@ export const windowsPaths = {
   /** Whether `child` is `parent` or lies under it, ignoring case as NTFS does. */
   isInside(child: string, parent: string): boolean {
     const relative = path.relative(parent.toLowerCase(), child.toLowerCase());
-    return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
+    return relative === "" ||
+      (relative !== ".." && !relative.startsWith(`..\\`) && !path.isAbsolute(relative));
   },
   /** `file:///C:/a%20b` → `C:\a b`; `file://server/share/x` → `\\server\share\x`. */
   fileUrlToPath(url: string): string {

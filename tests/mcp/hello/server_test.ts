@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
 import { connect, textOf } from "../../_support/connect.ts";
+import { Client, InMemoryTransport, ListRootsRequestSchema } from "../../../lib/mcp/sdk.ts";
 import { spawnStdio } from "../../_support/stdio.ts";
 import { assertSnapshot } from "../../_support/snapshot.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
+import { isWindows } from "../../../lib/platform/mod.ts";
 import { createServer } from "../../../mcp/hello/server.ts";
 import { Workspace } from "../../../lib/workspace/workspace.ts";
 
@@ -110,4 +112,65 @@ Deno.test("stdio: the server exits within a second of its stdin closing", async 
   assert.equal((outcome as Deno.CommandStatus).code, 0);
   // Startup is included; the budget is generous so that this reports a hang, not a speed.
   assert.ok(performance.now() - started < 5_000);
+});
+
+Deno.test({
+  name: "stdio: SIGTERM makes the server exit cleanly (code 0)",
+  ignore: isWindows,
+  fn: async () => {
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", "--no-prompt", "--allow-read", "--allow-env", "mcp/hello/main.ts"],
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "null",
+    }).spawn();
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+      }) + "\n",
+    ));
+    // Wait for the answer so the signal lands on a running server, not on one still starting.
+    const reader = child.stdout.getReader();
+    const { value } = await reader.read();
+    assert.match(new TextDecoder().decode(value), /"serverInfo"/);
+    child.kill("SIGTERM");
+    const status = await child.status;
+    assert.equal(status.code, 0);
+    reader.releaseLock();
+    await child.stdout.cancel();
+    await writer.close().catch(() => {});
+  },
+});
+
+Deno.test("roots/list_changed makes the server read the client's roots again", async () => {
+  await using ws = await tempWorkspace({ "first/": "", "second/": "" });
+  let roots = [new URL(`file://${ws.join("first")}`).href];
+  const handle = helloServer(Deno.cwd());
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  const client = new Client({ name: "t", version: "0" }, { capabilities: { roots: { listChanged: true } } });
+  client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots.map((uri) => ({ uri })) }));
+  await handle.server.connect(serverTransport);
+  await client.connect(clientTransport);
+  try {
+    const whoami = async () =>
+      ((await client.callTool({ name: "hello_whoami", arguments: {} })).structuredContent as {
+        roots: string[];
+      })
+        .roots;
+    assert.deepEqual(await whoami(), [ws.join("first")]);
+    roots = [new URL(`file://${ws.join("second")}`).href];
+    await client.sendRootsListChanged();
+    const deadline = Date.now() + 5_000;
+    while ((await whoami())[0] !== ws.join("second") && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    assert.deepEqual(await whoami(), [ws.join("second")]);
+  } finally {
+    await client.close();
+    await handle.close();
+  }
 });

@@ -1,0 +1,141 @@
+/**
+ * The small YAML subset a note's front matter uses (`title`, `summary`, `tags`, `created`, `updated`),
+ * parsed leniently and written strictly. Parsing never throws: a person may break the block by hand,
+ * and whatever cannot be understood is kept verbatim so a later write does not destroy it.
+ * @module
+ */
+
+/** The fields the server maintains, plus the lines it does not understand (kept as they were). */
+export interface FrontMatter {
+  title?: string;
+  summary?: string;
+  tags?: string[];
+  created?: string;
+  updated?: string;
+  /** Unknown keys, comments and broken lines, re-emitted verbatim after the known keys. */
+  extra: string[];
+}
+
+/** A note file split into its front matter and its markdown body. */
+export interface ParsedNote {
+  front: FrontMatter;
+  body: string;
+  /** Whether the file starts with a front matter block at all. */
+  hasFrontMatter: boolean;
+}
+
+const KNOWN = new Set(["title", "summary", "tags", "created", "updated"]);
+const KEY_LINE = /^([A-Za-z_][\w-]*)[ \t]*:(?:[ \t]+(.*))?$/;
+const LIST_ITEM = /^[ \t]*-[ \t]+(.*)$/;
+const INDENTED = /^[ \t]+\S/;
+
+/** Splits a note file into front matter and body; tolerant of a missing closing `---` and stray lines. */
+export function parseNote(text: string): ParsedNote {
+  const lines = text.replace(/^\uFEFF/, "").split(/\r?\n/);
+  if (lines[0]?.trimEnd() !== "---") return { front: { extra: [] }, body: text, hasFrontMatter: false };
+  let end = lines.findIndex((line, i) => i > 0 && /^(---|\.\.\.)\s*$/.test(line));
+  let bodyStart = end + 1;
+  if (end < 0) {
+    // No closing line: take the key-looking lines right after `---` as front matter, the rest as body.
+    end = 1;
+    while (end < lines.length && (KEY_LINE.test(lines[end]) || LIST_ITEM.test(lines[end]))) end++;
+    bodyStart = end;
+  }
+  const front = parseBlock(lines.slice(1, end));
+  const body = lines.slice(bodyStart).join("\n").replace(/^(?:[ \t]*\n)+/, "");
+  return { front, body, hasFrontMatter: true };
+}
+
+function parseBlock(lines: string[]): FrontMatter {
+  const front: FrontMatter = { extra: [] };
+  for (let i = 0; i < lines.length; i++) {
+    const match = KEY_LINE.exec(lines[i]);
+    // Lines that continue this entry: block list items and indented continuations.
+    let next = i + 1;
+    while (next < lines.length && (LIST_ITEM.test(lines[next]) || INDENTED.test(lines[next]))) next++;
+    const continuation = lines.slice(i + 1, next);
+    if (!match || !KNOWN.has(match[1].toLowerCase())) {
+      front.extra.push(lines[i], ...continuation);
+      i = next - 1;
+      continue;
+    }
+    const key = match[1].toLowerCase() as "title" | "summary" | "tags" | "created" | "updated";
+    const raw = (match[2] ?? "").trim();
+    if (key === "tags") {
+      const items = raw ? parseFlowList(raw) : continuation.map((line) => LIST_ITEM.exec(line)?.[1] ?? "");
+      front.tags = normalizeTags(items.map(parseScalar));
+    } else {
+      const value = oneLine([raw, ...continuation].map((part) => part.trim()).join(" "));
+      const scalar = parseScalar(value);
+      if (scalar) front[key] = scalar;
+    }
+    i = next - 1;
+  }
+  return front;
+}
+
+/** `[a, "b c"]` → `["a", "\"b c\""]`; a bare `a, b` is read as a list too. */
+function parseFlowList(raw: string): string[] {
+  const inner = raw.startsWith("[") ? raw.slice(1, raw.endsWith("]") ? -1 : undefined) : raw;
+  return inner.match(/"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^,]+/g) ?? [];
+}
+
+/** A YAML scalar as the string it denotes; quoting that does not parse is taken literally. */
+function parseScalar(raw: string): string {
+  const value = raw.trim();
+  const double = /^("(?:[^"\\]|\\.)*")\s*(?:#.*)?$/.exec(value);
+  if (double) {
+    try {
+      return String(JSON.parse(double[1]));
+    } catch {
+      return double[1].slice(1, -1);
+    }
+  }
+  const single = /^'((?:[^']|'')*)'\s*(?:#.*)?$/.exec(value);
+  if (single) return single[1].replaceAll("''", "'");
+  return value.replace(/\s+#.*$/, "");
+}
+
+/** Tags as the server stores them: lowercase, hyphens for spaces, letters, digits and `._/+#-`, no repeats. */
+export function normalizeTags(tags: readonly string[]): string[] {
+  const out = tags.map((tag) =>
+    tag.trim().toLowerCase().replace(/\s+/g, "-").replace(/[^\p{L}\p{N}._/+#-]/gu, "").replace(
+      /^[-._/+#]+/,
+      "",
+    ).slice(0, 40)
+  ).filter(Boolean);
+  return [...new Set(out)].slice(0, MAX_TAGS);
+}
+
+/** The most tags a note keeps. */
+export const MAX_TAGS = 20;
+
+/** Collapses whitespace so a value fits on one line. */
+export function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+/** Writes a note: `---`, the known keys in a fixed order, the kept lines, `---`, a blank line, the body. */
+export function serializeNote(front: FrontMatter, body: string): string {
+  const lines = ["---"];
+  if (front.title) lines.push(`title: ${emitScalar(front.title)}`);
+  if (front.summary) lines.push(`summary: ${emitScalar(front.summary)}`);
+  if (front.tags?.length) {
+    lines.push(`tags: [${front.tags.map((tag) => emitScalar(tag, { flow: true })).join(", ")}]`);
+  }
+  if (front.created) lines.push(`created: ${emitScalar(front.created)}`);
+  if (front.updated) lines.push(`updated: ${emitScalar(front.updated)}`);
+  lines.push(...front.extra, "---", "");
+  const text = body.replace(/^(?:[ \t]*\r?\n)+/, "").trimEnd();
+  return `${lines.join("\n")}\n${text ? `${text}\n` : ""}`;
+}
+
+const PLAIN_SAFE = /^[^\s\-?:,[\]{}#&*!|>'"%@`][^\r\n]*$/;
+const LOOKS_TYPED = /^(true|false|yes|no|on|off|null|~|[-+]?(\d[\d_]*)?\.?\d+([eE][-+]?\d+)?)$/i;
+
+/** A plain scalar when any YAML reader would read it back as the same string; JSON quoting otherwise. */
+function emitScalar(value: string, options: { flow?: boolean } = {}): string {
+  const plain = PLAIN_SAFE.test(value) && !value.endsWith(" ") && !value.includes(": ") &&
+    !value.includes(" #") && !(options.flow && /[,[\]{}]/.test(value)) && !LOOKS_TYPED.test(value);
+  return plain ? value : JSON.stringify(value);
+}

@@ -1,0 +1,63 @@
+/**
+ * Query ranking for `notes_list`, simple enough to explain in one line: every query word scores by the
+ * best field it appears in (slug or title 8, tag 5, summary 3, body 1); a note matching more words
+ * ranks first, ties go to the newer note. A word matches a note word it starts (`test` finds `tests`).
+ * @module
+ */
+
+/** What ranking needs to know about a note. */
+export interface Rankable {
+  slug: string;
+  title: string;
+  summary: string;
+  tags: readonly string[];
+  body: string;
+  /** Milliseconds since the epoch; breaks ties, newest first. */
+  updatedMs: number;
+}
+
+/** Points per query word, by the best field it matches. */
+export const FIELD_WEIGHTS = { title: 8, tags: 5, summary: 3, body: 1 } as const;
+
+/** Lowercase words without diacritics: `"Déjà-vu, 2x!"` → `["deja", "vu", "2x"]`. */
+export function words(text: string): string[] {
+  return text.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase().split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+}
+
+/** The score of one note for the query words; 0 when no word matches. */
+export function scoreNote(note: Rankable, queryWords: readonly string[]): number {
+  const fields = {
+    title: new Set([...words(note.title), ...words(note.slug)]),
+    tags: new Set(note.tags.flatMap(words)),
+    summary: new Set(words(note.summary)),
+    body: new Set(words(note.body)),
+  };
+  let score = 0;
+  for (const word of new Set(queryWords)) {
+    for (const field of ["title", "tags", "summary", "body"] as const) {
+      if (matches(fields[field], word)) {
+        score += FIELD_WEIGHTS[field];
+        break;
+      }
+    }
+  }
+  return score;
+}
+
+/** The notes matching `query`, best first; all notes, newest first, when the query has no words. */
+export function rankNotes<T extends Rankable>(notes: readonly T[], query = ""): T[] {
+  const queryWords = words(query);
+  const newestFirst = (a: T, b: T) => b.updatedMs - a.updatedMs || a.slug.localeCompare(b.slug);
+  if (!queryWords.length) return [...notes].sort(newestFirst);
+  return notes.map((note) => ({ note, score: scoreNote(note, queryWords) }))
+    .filter(({ score }) => score > 0)
+    .sort((a, b) => b.score - a.score || newestFirst(a.note, b.note))
+    .map(({ note }) => note);
+}
+
+function matches(fieldWords: Set<string>, word: string): boolean {
+  if (fieldWords.has(word)) return true;
+  for (const candidate of fieldWords) if (candidate.startsWith(word)) return true;
+  return false;
+}

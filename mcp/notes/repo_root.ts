@@ -1,0 +1,64 @@
+/** Where a workspace's notes live: `<repo-root>/.continue-notes/`, never in the home folder. */
+import { ToolError } from "../../lib/mcp/errors.ts";
+import { platform, toSlashes } from "../../lib/platform/mod.ts";
+
+/** The folder, under the repo root, that holds one markdown file per note. */
+export const NOTES_DIR = ".continue-notes";
+
+/** Options of {@link findRepoRoot}. */
+export interface RepoRootOptions {
+  /** Home folders (`HOME`, `USERPROFILE`): never a repo root, and the walk stops below them. */
+  homes?: readonly string[];
+}
+
+/**
+ * The nearest folder at or above `start` that holds `.git` (a folder, or a file in worktrees and
+ * submodules); `start` itself when there is none. The walk ends at the filesystem root and never
+ * reaches a home folder, so a dotfiles repo in `~` does not swallow every project's notes.
+ * Throws `unavailable` when the answer would be a home folder or the filesystem root.
+ */
+export async function findRepoRoot(start: string, options: RepoRootOptions = {}): Promise<string> {
+  const homes = (options.homes ?? []).filter(Boolean).map((home) => platform.path.resolve(home));
+  const isHome = (dir: string) => homes.some((home) => samePath(dir, home));
+  const origin = platform.path.resolve(start);
+  let dir = origin;
+  while (!isHome(dir)) {
+    if (await exists(platform.path.join(dir, ".git"))) return dir;
+    const parent = platform.path.dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  if (isHome(origin) || platform.path.dirname(origin) === origin) {
+    throw new ToolError(
+      "unavailable",
+      `Cannot keep notes for "${toSlashes(origin)}": it is ${
+        isHome(origin) ? "the home folder" : "the filesystem root"
+      }, not a project; open a project folder or set MCP_WORKSPACE to one`,
+    );
+  }
+  return origin;
+}
+
+function samePath(a: string, b: string): boolean {
+  return platform.isInside(a, b) && platform.isInside(b, a);
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The real paths of `HOME` and `USERPROFILE` (whichever are set) from an environment map. */
+export function homeFolders(env: Record<string, string | undefined>): string[] {
+  return [env.HOME, env.USERPROFILE].filter((home): home is string => !!home).map((home) => {
+    try {
+      return platform.normalizeReal(Deno.realPathSync(home));
+    } catch {
+      return platform.path.resolve(home);
+    }
+  });
+}

@@ -1,0 +1,238 @@
+/**
+ * The notes folder of one repository: list, read, write (replace or append) and delete notes, each a
+ * markdown file `<slug>.md` written atomically. The server owns the front matter; the body is the caller's.
+ * @module
+ */
+import { ToolError } from "../../lib/mcp/errors.ts";
+import { formatCount } from "../../lib/text/format.ts";
+import { platform, toSlashes } from "../../lib/platform/mod.ts";
+import { closestSlugs, isSlug, titleFromSlug, validateSlug } from "./slug.ts";
+import { loadNote, lstatOrNull, type Note } from "./note_file.ts";
+import { checkExpected, composeNote, slugFromTitle, type WriteRequest } from "./compose.ts";
+
+export type { WriteRequest };
+import { NOTES_DIR } from "./repo_root.ts";
+
+/** The largest note the server writes. */
+export const MAX_NOTE_BYTES = 64 * 1024;
+/** How far ahead of our clock a note's `updated` may be and still count as another writer's clock. */
+const MAX_CLOCK_SKEW_MS = 60_000;
+
+/** What a write did. */
+export interface WriteResult {
+  slug: string;
+  path: string;
+  action: "created" | "replaced" | "appended";
+  updated: string;
+  size: number;
+}
+
+/** Every note of the folder, and the `.md` files skipped because their names are not slugs. */
+export interface Listing {
+  notes: Note[];
+  skipped: string[];
+}
+
+/** How a store finds its folder and tells the time. */
+export interface StoreOptions {
+  /** The repository root; the notes live in its `.continue-notes/`. */
+  locateRoot: () => Promise<string>;
+  now?: () => Date;
+}
+
+const encoder = new TextEncoder();
+
+/** The notes of the repository `locateRoot` points at (asked again on every call: roots can change). */
+export class NoteStore {
+  #locateRoot: () => Promise<string>;
+  #now: () => Date;
+  #queues = new Map<string, Promise<unknown>>();
+
+  constructor(options: StoreOptions) {
+    this.#locateRoot = options.locateRoot;
+    this.#now = options.now ?? (() => new Date());
+  }
+
+  /** The repository root and its notes folder (which may not exist yet). */
+  async folder(): Promise<{ root: string; dir: string }> {
+    const root = await this.#locateRoot();
+    const dir = platform.path.join(root, NOTES_DIR);
+    const info = await lstatOrNull(dir);
+    if (!info) return { root, dir };
+    // A cloned repository could point its notes folder anywhere, e.g. at ~/.ssh.
+    const real = info.isSymlink ? await Deno.realPath(dir) : dir;
+    if (!platform.isInside(real, root)) {
+      throw new ToolError(
+        "permission_denied",
+        `Cannot use "${NOTES_DIR}": it links outside the repository; replace the symlink with a folder`,
+      );
+    }
+    if (info.isSymlink ? !(await Deno.stat(dir)).isDirectory : !info.isDirectory) {
+      throw new ToolError("invalid_argument", `Cannot use "${NOTES_DIR}": it is not a folder; rename it`);
+    }
+    return { root, dir };
+  }
+
+  /** All notes, in folder order; files that are not notes are named in `skipped`. */
+  async list(): Promise<Listing> {
+    const { dir } = await this.folder();
+    const names = await this.#names(dir);
+    const slugs = names.filter((name) => isSlug(name.slice(0, -3))).map((name) => name.slice(0, -3));
+    const skipped = names.filter((name) => !isSlug(name.slice(0, -3)));
+    const notes: Note[] = [];
+    // Bounded batches: thousands of notes must not exhaust file handles.
+    for (let i = 0; i < slugs.length; i += 32) {
+      const batch = await Promise.all(
+        slugs.slice(i, i + 32).map(async (slug) => {
+          try {
+            return await loadNote(platform.path.join(dir, `${slug}.md`), slug);
+          } catch {
+            skipped.push(`${slug}.md`);
+            return undefined;
+          }
+        }),
+      );
+      notes.push(...batch.filter((note) => note !== undefined));
+    }
+    return { notes, skipped };
+  }
+
+  /** One note; `not_found` suggests the closest slugs. */
+  async read(slug: string): Promise<Note> {
+    validateSlug(slug);
+    const { dir } = await this.folder();
+    try {
+      return await loadNote(platform.path.join(dir, `${slug}.md`), slug);
+    } catch (error) {
+      throw await this.#withSuggestion(error, dir, slug);
+    }
+  }
+
+  /** Creates, replaces or appends to a note; refuses a stale `expectedUpdated` with `conflict`. */
+  async write(request: WriteRequest): Promise<WriteResult> {
+    const slug = request.slug === undefined ? slugFromTitle(request.title) : validateSlug(request.slug);
+    const expected = request.expectedUpdated;
+    if (expected !== undefined && !Number.isFinite(Date.parse(expected))) {
+      throw new ToolError(
+        "invalid_argument",
+        `Cannot write note "${slug}": expected_updated "${expected}" is not a date; pass the "updated" value notes_read showed`,
+      );
+    }
+    const { root, dir } = await this.folder();
+    const path = platform.path.join(dir, `${slug}.md`);
+    return await this.#exclusive(path, async () => {
+      const existing = await loadNote(path, slug).catch((error) => {
+        if (!(error instanceof ToolError)) throw error;
+        if (error.code === "not_found") return undefined;
+        throw new ToolError(error.code, error.message.replace(/^Cannot read/, "Cannot write"));
+      });
+      if (expected !== undefined) checkExpected(slug, expected, existing);
+      if (existing?.lossy && request.mode === "append") {
+        throw new ToolError(
+          "invalid_argument",
+          `Cannot append to note "${slug}": the file is not valid UTF-8 text and rewriting it would alter ` +
+            `it; fix it by hand or replace it`,
+        );
+      }
+      const now = this.#now().getTime();
+      // `updated` moves forward on every write (expected_updated relies on it) unless the note claims a
+      // date far in the future, which a typo in a hand edit must not make permanent.
+      const previous = existing && existing.updatedMs - now < MAX_CLOCK_SKEW_MS ? existing.updatedMs : 0;
+      const updatedMs = Math.max(now, previous + 1);
+      const updated = new Date(updatedMs).toISOString();
+      const text = composeNote(slug, request, { existing, updated });
+      const bytes = encoder.encode(text);
+      if (bytes.length > MAX_NOTE_BYTES) {
+        throw new ToolError(
+          "too_large",
+          `Cannot write note "${slug}": it would be ${formatCount(bytes.length)} bytes, over the ` +
+            `${formatCount(MAX_NOTE_BYTES)}-byte limit; split it into several notes or shorten it`,
+        );
+      }
+      await Deno.mkdir(dir, { recursive: true });
+      await writeFileAtomic(path, bytes, { mtime: new Date(updatedMs) });
+      const action = !existing ? "created" : request.mode === "append" ? "appended" : "replaced";
+      return { slug, path: relativeTo(root, path), action, updated, size: bytes.length };
+    });
+  }
+
+  /** Removes a note's file; returns its title and path relative to the repository root. */
+  async delete(slug: string): Promise<{ slug: string; title: string; path: string }> {
+    validateSlug(slug);
+    const { root, dir } = await this.folder();
+    const path = platform.path.join(dir, `${slug}.md`);
+    return await this.#exclusive(path, async () => {
+      const info = await lstatOrNull(path);
+      if (!info || info.isDirectory) {
+        throw await this.#withSuggestion(
+          new ToolError("not_found", `Cannot delete note "${slug}": no such note`),
+          dir,
+          slug,
+        );
+      }
+      const title = info.isFile ? (await loadNote(path, slug)).title : titleFromSlug(slug);
+      await Deno.remove(path);
+      return { slug, title, path: relativeTo(root, path) };
+    });
+  }
+
+  async #names(dir: string): Promise<string[]> {
+    const names: string[] = [];
+    try {
+      for await (const entry of Deno.readDir(dir)) {
+        if (entry.name.endsWith(".md") && !entry.name.startsWith(".")) names.push(entry.name);
+      }
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+    return names.sort();
+  }
+
+  async #withSuggestion(error: unknown, dir: string, slug: string): Promise<unknown> {
+    if (!(error instanceof ToolError) || error.code !== "not_found") return error;
+    const slugs = (await this.#names(dir)).map((name) => name.slice(0, -3)).filter(isSlug);
+    const close = closestSlugs(slug, slugs);
+    const hint = close.length
+      ? `; did you mean ${close.map((s) => `"${s}"`).join(", ")}?`
+      : "; notes_list shows the notes that exist";
+    return new ToolError("not_found", `${error.message}${hint}`);
+  }
+
+  /** Runs writes and deletes of one file one after another within this process. */
+  async #exclusive<T>(path: string, task: () => Promise<T>): Promise<T> {
+    const previous = this.#queues.get(path) ?? Promise.resolve();
+    const run = previous.then(task, task);
+    const settled = run.catch(() => {});
+    this.#queues.set(path, settled);
+    try {
+      return await run;
+    } finally {
+      if (this.#queues.get(path) === settled) this.#queues.delete(path);
+    }
+  }
+}
+
+/**
+ * Writes `data` to a temp file next to `path`, then renames it over `path`: readers see the old file or
+ * the new one, never half of one. The temp file is removed when anything fails.
+ */
+export async function writeFileAtomic(
+  path: string,
+  data: Uint8Array,
+  options: { mtime?: Date } = {},
+): Promise<void> {
+  const { dir, base } = platform.path.parse(path);
+  const temp = platform.path.join(dir, `.${base}.${crypto.randomUUID().slice(0, 8)}.tmp`);
+  try {
+    await Deno.writeFile(temp, data, { createNew: true });
+    if (options.mtime) await Deno.utime(temp, options.mtime, options.mtime);
+    await Deno.rename(temp, path);
+  } catch (error) {
+    await Deno.remove(temp).catch(() => {});
+    throw error;
+  }
+}
+
+function relativeTo(root: string, path: string): string {
+  return toSlashes(platform.path.relative(root, path));
+}

@@ -1,0 +1,32 @@
+import assert from "node:assert/strict";
+import { posixPaths } from "../../../lib/platform/posix.ts";
+import { windowsPaths } from "../../../lib/platform/windows.ts";
+
+Deno.test("windows: containment ignores case and handles drive letters and UNC shares", () => {
+  assert.ok(windowsPaths.isInside("C:\\Repo\\src\\a.ts", "c:\\repo"));
+  assert.ok(windowsPaths.isInside("c:\\repo", "C:\\Repo"));
+  assert.ok(!windowsPaths.isInside("D:\\repo\\a.ts", "C:\\repo"));
+  assert.ok(!windowsPaths.isInside("C:\\repo-evil\\a.ts", "C:\\repo"));
+  assert.ok(!windowsPaths.isInside("C:\\a.ts", "C:\\repo"));
+  assert.ok(windowsPaths.isInside("\\\\server\\share\\x\\y", "\\\\server\\share\\x"));
+  assert.ok(!windowsPaths.isInside("\\\\other\\share\\x", "\\\\server\\share"));
+});
+
+Deno.test("windows: file URLs, verbatim prefixes and path lists", () => {
+  assert.equal(windowsPaths.fileUrlToPath("file:///C:/My%20Repo/src"), "C:\\My Repo\\src");
+  assert.equal(windowsPaths.fileUrlToPath("file://server/share/dir"), "\\\\server\\share\\dir");
+  assert.equal(windowsPaths.normalizeReal("\\\\?\\C:\\repo"), "C:\\repo");
+  assert.equal(windowsPaths.normalizeReal("\\\\?\\UNC\\server\\share"), "\\\\server\\share");
+  assert.equal(windowsPaths.listSeparator, ";");
+  assert.equal(windowsPaths.path.resolve("C:\\repo", "..\\x"), "C:\\x");
+});
+
+Deno.test("posix: containment is exact and prefix-safe; file URLs decode", () => {
+  assert.ok(posixPaths.isInside("/repo/src", "/repo"));
+  assert.ok(posixPaths.isInside("/repo", "/repo"));
+  assert.ok(!posixPaths.isInside("/repo-evil", "/repo"));
+  assert.ok(!posixPaths.isInside("/Repo/a", "/repo"));
+  assert.ok(posixPaths.isInside("/repo/..foo", "/repo"));
+  assert.equal(posixPaths.fileUrlToPath("file:///home/a%20b"), "/home/a b");
+  assert.throws(() => posixPaths.fileUrlToPath("https://example.com/x"));
+});

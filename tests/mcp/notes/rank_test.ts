@@ -1,0 +1,43 @@
+import assert from "node:assert/strict";
+import { type Rankable, rankNotes, scoreNote, words } from "../../../mcp/notes/rank.ts";
+
+function note(slug: string, fields: Partial<Rankable> = {}): Rankable {
+  return { slug, title: "", summary: "", tags: [], body: "", updatedMs: 0, ...fields };
+}
+
+Deno.test("words folds case and accents and splits on punctuation", () => {
+  assert.deepEqual(words("Déjà-vu, 2x! deno_task"), ["deja", "vu", "2x", "deno", "task"]);
+});
+
+Deno.test("a title match beats a tag match beats a summary match beats a body match", () => {
+  const notes = [
+    note("in-body", { body: "how we deploy to prod", updatedMs: 4 }),
+    note("in-summary", { summary: "Deploy steps", updatedMs: 3 }),
+    note("in-tags", { tags: ["deploy"], updatedMs: 2 }),
+    note("in-title", { title: "Deploying", updatedMs: 1 }),
+    note("unrelated", { title: "Lint rules", updatedMs: 5 }),
+  ];
+  assert.deepEqual(rankNotes(notes, "deploy").map((n) => n.slug), [
+    "in-title",
+    "in-tags",
+    "in-summary",
+    "in-body",
+  ]);
+});
+
+Deno.test("matching more query words ranks higher; the slug counts as title", () => {
+  const notes = [
+    note("ci-cache", { body: "ci runs", updatedMs: 9 }),
+    note("misc", { body: "the ci cache is flaky on windows" }),
+  ];
+  assert.equal(scoreNote(notes[0], ["ci", "cache"]), 16);
+  assert.deepEqual(rankNotes(notes, "windows ci cache").map((n) => n.slug), ["ci-cache", "misc"]);
+  assert.equal(scoreNote(notes[1], ["windows", "ci", "cache"]), 3);
+});
+
+Deno.test("ties go to the newer note, and an empty query lists everything newest first", () => {
+  const notes = [note("old", { body: "x", updatedMs: 1 }), note("new", { body: "x", updatedMs: 2 })];
+  assert.deepEqual(rankNotes(notes, "x").map((n) => n.slug), ["new", "old"]);
+  assert.deepEqual(rankNotes(notes, " ,. ").map((n) => n.slug), ["new", "old"]);
+  assert.deepEqual(rankNotes(notes, "nothing").map((n) => n.slug), []);
+});

@@ -1,0 +1,101 @@
+/**
+ * Checks that hold for every server under `mcp/` (new servers are covered automatically): the token
+ * budget of tools/list, naming, the README table, the Continue block examples and the compile tasks.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { listServers, REPO_ROOT } from "../tools/catalog.ts";
+import { type Inspection, inspectServer } from "../tools/inspect.ts";
+import { listTokens, toolTokens } from "../tools/tokens.ts";
+import { normalizeTable, renderToolTable, tableOf } from "../tools/readme.ts";
+import { blockYaml } from "../tools/blocks.ts";
+import denoJson from "../deno.json" with { type: "json" };
+
+const SERVER_BUDGET = 1_000;
+const ALL_BUDGET = 2_500;
+const servers = listServers();
+
+let inspections: Promise<Inspection[]> | undefined;
+function inspectAll(): Promise<Inspection[]> {
+  inspections ??= Promise.all(servers.map((server) => inspectServer(server, { cwd: REPO_ROOT })));
+  return inspections;
+}
+
+Deno.test("every server starts over stdio and passes its smoke call", async () => {
+  for (const seen of await inspectAll()) {
+    assert.ok(seen.ok, `${seen.name}: ${seen.error ?? seen.smoke?.text}`);
+  }
+});
+
+Deno.test("token budget: descriptions ≤ 200, parameters ≤ 80, servers ≤ 1,000, all ≤ 2,500", async () => {
+  let total = 0;
+  for (const seen of await inspectAll()) {
+    for (const tool of seen.tools) {
+      assert.match(tool.name, new RegExp(`^${seen.name}_[a-z0-9_]+$`), "tool names are <server>_<verb>");
+      assert.ok(tool.name.length <= 40, `${tool.name} is longer than 40 characters`);
+      assert.ok((tool.description ?? "").length <= 200, `${tool.name}: description over 200 characters`);
+      for (const [path, description] of parameterDescriptions(tool.inputSchema)) {
+        assert.ok(description.length <= 80, `${tool.name}.${path}: parameter description over 80 characters`);
+      }
+      assert.ok(!JSON.stringify(tool.inputSchema).includes("$schema"), `${tool.name} carries $schema`);
+      assert.ok(toolTokens(tool) > 0);
+    }
+    const tokens = listTokens(seen.tools);
+    assert.ok(
+      tokens <= SERVER_BUDGET,
+      `${seen.name}: tools/list costs ${tokens} tokens (budget ${SERVER_BUDGET})`,
+    );
+    if (seen.name !== "gateway") total += tokens;
+  }
+  assert.ok(total <= ALL_BUDGET, `all servers cost ${total} tokens (budget ${ALL_BUDGET})`);
+});
+
+Deno.test("README's table of servers and tools is generated from the code", async () => {
+  const readme = await Deno.readTextFile(join(REPO_ROOT, "README.md"));
+  assert.equal(
+    tableOf(readme),
+    normalizeTable(await renderToolTable()),
+    "README.md is stale: run `deno task sync`",
+  );
+});
+
+Deno.test("the Continue block examples in .continue/mcpServers match every server", async () => {
+  for (const server of servers) {
+    const file = join(REPO_ROOT, ".continue", "mcpServers", `${server.name}.yaml`);
+    const yaml = await Deno.readTextFile(file).catch(() => "");
+    assert.equal(yaml, blockYaml(server), `${file} is stale or missing: run \`deno task sync\``);
+    assert.match(yaml, /^version: /m, "Continue's CLI ignores a block without version");
+  }
+});
+
+Deno.test("deno.json has a compile:<name> task per server with exactly its permissions", () => {
+  const tasks = denoJson.tasks as Record<string, string>;
+  for (const server of servers) {
+    const task = tasks[`compile:${server.name}`];
+    assert.ok(task, `deno.json lacks compile:${server.name}`);
+    const flags = task.split(/\s+/).filter((part) => part.startsWith("--allow-"));
+    assert.deepEqual(
+      flags,
+      server.permissions,
+      `compile:${server.name} flags differ from mcp/${server.name}/server.json`,
+    );
+    assert.match(
+      task,
+      new RegExp(`--no-prompt .*--output dist/${server.name}-mcp mcp/${server.name}/main\\.ts$`),
+    );
+  }
+});
+
+function parameterDescriptions(schema: unknown, prefix = ""): [string, string][] {
+  const found: [string, string][] = [];
+  const properties = (schema as { properties?: Record<string, unknown> }).properties ?? {};
+  for (const [name, property] of Object.entries(properties)) {
+    const path = prefix + name;
+    const description = (property as { description?: string }).description;
+    if (description !== undefined) found.push([path, description]);
+    const items = (property as { items?: unknown }).items;
+    if (items) found.push(...parameterDescriptions(items, `${path}[].`));
+    found.push(...parameterDescriptions(property, `${path}.`));
+  }
+  return found;
+}

@@ -1,0 +1,30 @@
+/** Continue block files (`.continue/mcpServers/<name>.yaml`) for each server. */
+import { VERSION } from "../lib/version.ts";
+import { join } from "node:path";
+import { listServers, REPO_ROOT, type ServerEntry } from "./catalog.ts";
+
+/**
+ * The block file wiring `<name>-mcp` into Continue. `name`, `version` and `schema: v1` are all required:
+ * Continue's CLI silently ignores a block without `version`.
+ */
+export function blockYaml(server: ServerEntry, command = `${server.name}-mcp`): string {
+  return [
+    `name: ${server.name}-mcp`,
+    `version: ${VERSION}`,
+    "schema: v1",
+    "mcpServers:",
+    `  - name: ${server.name}`,
+    `    command: ${JSON.stringify(command)}`,
+    "    args: []",
+    "",
+  ].join("\n");
+}
+
+/** Rewrites the ready-to-copy examples in this repository's `.continue/mcpServers/`. */
+export async function writeExampleBlocks(): Promise<void> {
+  const dir = join(REPO_ROOT, ".continue", "mcpServers");
+  await Deno.mkdir(dir, { recursive: true });
+  for (const server of listServers()) {
+    await Deno.writeTextFile(join(dir, `${server.name}.yaml`), blockYaml(server));
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * `deno task compile [--target T] [name...]`: `deno compile` every server (or the named ones) into
+ * `dist/<name>-mcp[.exe]` with exactly its declared permissions. Needs the `denort` runtime: Deno downloads
+ * it, or takes the one `DENORT_BIN` points to.
+ * @module
+ */
+import { join } from "node:path";
+import { listServers, REPO_ROOT, type ServerEntry } from "./catalog.ts";
+
+/** The `deno compile` argv for one server. */
+export function compileArgs(server: ServerEntry, options: { output: string; target?: string }): string[] {
+  return [
+    "compile",
+    "--no-prompt",
+    ...server.permissions,
+    ...(options.target ? ["--target", options.target] : []),
+    "--output",
+    options.output,
+    server.entry,
+  ];
+}
+
+/** Compiles `server` to `output`; false (with Deno's message on stderr) when compiling is impossible here. */
+export async function compileServer(
+  server: ServerEntry,
+  options: { output: string; target?: string },
+): Promise<boolean> {
+  const { success } = await new Deno.Command(Deno.execPath(), {
+    args: compileArgs(server, options),
+    stdout: "inherit",
+    stderr: "inherit",
+  }).output();
+  return success;
+}
+
+if (import.meta.main) {
+  const args = [...Deno.args];
+  const targetAt = args.indexOf("--target");
+  const target = targetAt >= 0 ? args.splice(targetAt, 2)[1] : undefined;
+  const servers = listServers().filter((server) => args.length === 0 || args.includes(server.name));
+  let failed = 0;
+  for (const server of servers) {
+    const output = join(REPO_ROOT, "dist", `${server.name}-mcp`);
+    if (!await compileServer(server, { output, target })) failed++;
+  }
+  if (failed) {
+    Deno.stderr.writeSync(new TextEncoder().encode(`${failed} server(s) failed to compile\n`));
+    Deno.exit(1);
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * `deno task doctor`: what a new user runs first. Starts every server under `mcp/` over stdio exactly as
+ * Continue would (a subprocess with the workspace as cwd), lists its tools, makes one smoke call, and
+ * prints one table, then the external tools found. Exits non-zero when a server fails.
+ * @module
+ */
+import { listServers } from "./catalog.ts";
+import { inspectServer } from "./inspect.ts";
+import { listTokens } from "./tokens.ts";
+import { findExternals } from "./externals.ts";
+
+const encoder = new TextEncoder();
+const print = (line = "") => Deno.stdout.writeSync(encoder.encode(`${line}\n`));
+
+const cwd = Deno.cwd();
+const rows: string[][] = [["server", "status", "tools", "tokens", "startup", "smoke call"]];
+const failures: string[] = [];
+for (const server of listServers()) {
+  const seen = await inspectServer(server, { cwd });
+  const smoke = seen.smoke ? `${seen.smoke.tool} → ${oneLine(seen.smoke.text)}` : "-";
+  rows.push([
+    `${server.name}-mcp`,
+    seen.ok ? "ok" : "FAIL",
+    String(seen.tools.length),
+    String(listTokens(seen.tools)),
+    `${Math.round(seen.startupMs)} ms`,
+    smoke,
+  ]);
+  if (!seen.ok) {
+    failures.push(`${server.name}-mcp: ${seen.error ?? `smoke call failed: ${seen.smoke?.text}`}`);
+  }
+}
+const total = rows.slice(1).reduce((sum, row) => sum + Number(row[3]), 0);
+print(`continue-mcp doctor — workspace ${cwd}`);
+print();
+printTable(rows);
+print(`\nall tools at rest: ${total} tokens (o200k)`);
+
+print("\nexternal tools:");
+let warnings = 0;
+for (const external of await findExternals()) {
+  const mark = external.found ? "ok  " : external.required ? "FAIL" : "warn";
+  if (!external.found && external.required) failures.push(`${external.name}: ${external.detail}`);
+  if (!external.found && !external.required) warnings++;
+  print(`  ${mark} ${external.name.padEnd(12)} ${external.detail}`);
+}
+
+if (failures.length) {
+  print(`\n${failures.length} problem(s):`);
+  for (const failure of failures) print(`- ${failure}`);
+  Deno.exit(1);
+}
+print(`\nall servers ok${warnings ? ` (${warnings} optional tool(s) missing, see above)` : ""}`);
+
+function printTable(table: string[][]): void {
+  const widths = table[0].map((_, column) => Math.max(...table.map((row) => row[column].length)));
+  for (const row of table) print(row.map((cell, column) => cell.padEnd(widths[column])).join("  ").trimEnd());
+}
+
+function oneLine(text: string): string {
+  const line = text.replaceAll(/\s+/g, " ").trim();
+  return line.length > 40 ? `${line.slice(0, 39)}…` : line;
+}

@@ -1,0 +1,25 @@
+/** External programs the servers use, as doctor reports them. */
+import { locateRipgrep, RIPGREP_HINT } from "../lib/ripgrep/locate.ts";
+
+/** One external program and whether it was found. */
+export interface External {
+  name: string;
+  found: boolean;
+  /** A missing required tool fails doctor; a missing optional one is a warning with its install hint. */
+  required: boolean;
+  /** Version and path when found, else the install hint. */
+  detail: string;
+}
+
+/** Finds every external program a server of this toolkit can use. */
+export async function findExternals(): Promise<External[]> {
+  const rg = await locateRipgrep();
+  return [
+    {
+      name: "ripgrep",
+      found: rg !== null,
+      required: true,
+      detail: rg ? `${rg.version} (${rg.source}) ${rg.path}` : `not found: ${RIPGREP_HINT}`,
+    },
+  ];
+}

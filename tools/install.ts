@@ -1,0 +1,110 @@
+/**
+ * `deno task install [--bin DIR] [--workspace DIR] [--wrappers]`: puts every server on a bin folder as
+ * `<name>-mcp` and wires it into a workspace's Continue config. Compiles standalone executables when the
+ * `denort` runtime can be had (downloaded, or `DENORT_BIN`); otherwise installs `deno install --global`
+ * wrappers with the same names and permissions. Says which it did.
+ * @module
+ */
+import { join } from "node:path";
+import { listServers, REPO_ROOT, type ServerEntry } from "./catalog.ts";
+import { compileServer } from "./compile.ts";
+import { blockYaml } from "./blocks.ts";
+import { platform } from "../lib/platform/mod.ts";
+
+const encoder = new TextEncoder();
+const say = (line: string) => Deno.stdout.writeSync(encoder.encode(`${line}\n`));
+
+const flags = parseFlags(Deno.args);
+const home = Deno.env.get("HOME") ?? Deno.env.get("USERPROFILE") ?? ".";
+const bin = flags.bin ?? join(Deno.env.get("DENO_INSTALL_ROOT") ?? join(home, ".deno"), "bin");
+const workspace = flags.workspace ?? Deno.cwd();
+await Deno.mkdir(bin, { recursive: true });
+
+let compiled = !flags.wrappers;
+for (const server of listServers()) {
+  const target = join(bin, `${server.name}-mcp${platform.exeSuffix}`);
+  if (compiled && await compileInto(server, target)) {
+    say(`compiled  ${target}`);
+    continue;
+  }
+  if (compiled) {
+    compiled = false;
+    say(
+      "deno compile is unavailable here (its denort runtime cannot be downloaded; set DENORT_BIN to a local one): installing wrappers instead",
+    );
+  }
+  await installWrapper(server.name, server.permissions, server.entry);
+  say(`wrapper   ${join(bin, `${server.name}-mcp`)} (deno install --global)`);
+}
+
+const blocks = join(workspace, ".continue", "mcpServers");
+await Deno.mkdir(blocks, { recursive: true });
+for (const server of listServers()) {
+  const file = join(blocks, `${server.name}.yaml`);
+  await Deno.writeTextFile(file, blockYaml(server));
+  say(`block     ${file}`);
+}
+await copyRules(join(REPO_ROOT, "continue", "rules"), join(workspace, ".continue", "rules"));
+say(`\ndone: ${compiled ? "standalone executables" : "deno wrappers"} in ${bin} (make sure it is on PATH)`);
+
+/** Compiles in a temp folder first, so a failed compile leaves nothing behind in the bin folder. */
+async function compileInto(server: ServerEntry, target: string): Promise<boolean> {
+  const temp = await Deno.makeTempDir({ prefix: "continue-mcp-compile-" });
+  try {
+    const output = join(temp, `${server.name}-mcp${platform.exeSuffix}`);
+    if (!await compileServer(server, { output })) return false;
+    await Deno.copyFile(output, target);
+    await Deno.chmod(target, 0o755).catch(() => {});
+    return true;
+  } finally {
+    await Deno.remove(temp, { recursive: true });
+  }
+}
+
+async function installWrapper(name: string, permissions: string[], entry: string): Promise<void> {
+  const { success } = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "install",
+      "--global",
+      "--force",
+      "--quiet",
+      "--root",
+      platform.path.dirname(bin),
+      "--name",
+      `${name}-mcp`,
+      "--no-prompt",
+      ...permissions,
+      "--config",
+      join(REPO_ROOT, "deno.json"),
+      // The wrapper gets its own copy of the config and lock beside it; ours stays untouched.
+      "--frozen=false",
+      entry,
+    ],
+    stdout: "inherit",
+    stderr: "inherit",
+  }).output();
+  if (!success) throw new Error(`deno install of ${name}-mcp failed`);
+}
+
+async function copyRules(from: string, to: string): Promise<void> {
+  const entries: Deno.DirEntry[] = [];
+  try {
+    for await (const entry of Deno.readDir(from)) entries.push(entry);
+  } catch {
+    return; // No rules shipped yet.
+  }
+  await Deno.mkdir(to, { recursive: true });
+  for (const entry of entries) {
+    if (!entry.isFile || !entry.name.endsWith(".md")) continue;
+    await Deno.copyFile(join(from, entry.name), join(to, entry.name));
+    say(`rule      ${join(to, entry.name)}`);
+  }
+}
+
+function parseFlags(args: string[]): { bin?: string; workspace?: string; wrappers: boolean } {
+  const value = (flag: string) => {
+    const at = args.indexOf(flag);
+    return at >= 0 ? args[at + 1] : undefined;
+  };
+  return { bin: value("--bin"), workspace: value("--workspace"), wrappers: args.includes("--wrappers") };
+}
