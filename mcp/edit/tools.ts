@@ -11,9 +11,8 @@ const WRITES = { readOnlyHint: false, destructiveHint: true, idempotentHint: fal
 export function createTools(deps: EditDeps): ToolDefinition[] {
   const edit = defineTool({
     name: "edit_file",
-    description:
-      "Replace text in a file. Each old_text must match once (copy it without line numbers) unless replace_all; " +
-      'edits apply together. old_text "" creates a file.',
+    description: "Replace text in one file. Each old_text must match exactly once (copy it without line " +
+      'numbers) unless replace_all; all edits apply together or none. old_text "" creates a file.',
     input: {
       path: z.string(),
       edits: z.array(z.object({
@@ -23,7 +22,9 @@ export function createTools(deps: EditDeps): ToolDefinition[] {
         expected_count: z.number().optional().describe("With replace_all: occurrences that must be found"),
       })).min(1).max(100),
       dry_run: z.boolean().optional().describe("Return the diff, write nothing"),
-      expected_sha256: z.string().optional().describe("Refuse if the file's SHA-256 differs (stale read)"),
+      expected_sha256: z.string().optional().describe(
+        "Refuse unless the file still has this SHA-256 (sha256_after of a prior edit)",
+      ),
     },
     annotations: WRITES,
     run: (input) => editFile(deps, input),
