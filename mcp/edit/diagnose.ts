@@ -26,7 +26,8 @@ const MAX_WINDOW = 12;
 export function diagnoseNoMatch(input: NoMatchInput): string {
   const { lines, old, replacement } = input;
   const view = lines.text;
-  if (replacement !== "" && view.includes(replacement)) {
+  // A short new_text, or one that old_text contains (a deletion), is found anywhere: no evidence then.
+  if (replacement.trim().length >= 3 && !old.includes(replacement) && view.includes(replacement)) {
     const line = lines.lineOf(view.indexOf(replacement));
     return ` but new_text is already in the file at line ${line}: the edit looks applied already; read the file to check`;
   }
@@ -34,7 +35,10 @@ export function diagnoseNoMatch(input: NoMatchInput): string {
   const content = oldLines.filter((line) => line.trim() !== "");
   if (content.length && content.every((line) => LINE_NUMBER_PREFIX.test(line))) {
     const example = content[0].match(LINE_NUMBER_PREFIX)![0].trim();
-    return `: every line of old_text starts with a line-number prefix such as "${example}" copied from read output; remove the prefixes and retry`;
+    const stripped = oldLines.map((line) => line.replace(LINE_NUMBER_PREFIX, "")).join("\n");
+    const at = view.indexOf(stripped);
+    const found = at >= 0 ? `; without them it matches line ${lines.lineOf(at)}` : "";
+    return `: every line of old_text starts with a line-number prefix such as "${example}" copied from read output${found}; remove the prefixes and retry`;
   }
   const invalid = input.invalidLine > 0
     ? ` The file has bytes that are not valid UTF-8 (first on line ${input.invalidLine}); old_text cannot match across them.`

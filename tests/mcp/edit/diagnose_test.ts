@@ -28,6 +28,21 @@ Deno.test("no_match: old_text copied with line-number prefixes", async () => {
   }
 });
 
+Deno.test("no_match: line-number prefixes are named with the line the stripped text matches", async () => {
+  const text = await noMatch("x\na = 1\nb = 2\n", "2\ta = 1\n3\tb = 2");
+  assert.match(
+    text,
+    /copied from read output; without them it matches line 2; remove the prefixes and retry/,
+  );
+});
+
+Deno.test("no_match: a short or deleting new_text found in the file is not taken as 'already applied'", async () => {
+  const short = await noMatch("a\nbar(z)\n", "bar(a)", "bar");
+  assert.doesNotMatch(short, /applied already/);
+  const tiny = await noMatch("x = 1\n", "y = 2", "x");
+  assert.doesNotMatch(tiny, /applied already/);
+});
+
 Deno.test("no_match: tabs vs spaces are counted per side", async () => {
   const text = await noMatch("if x:\n\tdo()\n\tdone()\n", "if x:\n    do()\n    done()");
   assert.match(

@@ -134,6 +134,17 @@ Deno.test({
 });
 
 Deno.test({
+  name: "create mode through a dangling symlink creates its target and keeps the link",
+  ignore: isWindows,
+  async fn() {
+    await using f = await editFixture({ "link.txt": { symlink: "target.txt" } });
+    await f.edit("link.txt", [{ old_text: "", new_text: "made\n" }]);
+    assert.equal(await f.read("target.txt"), "made\n");
+    assert.equal((await Deno.lstat(f.join("link.txt"))).isSymlink, true);
+  },
+});
+
+Deno.test({
   name: "the file's permission bits are kept",
   ignore: isWindows,
   async fn() {

@@ -75,3 +75,27 @@ Deno.test("new lines on an unterminated last line take the previous line's CRLF"
   await f.edit("u.txt", [{ old_text: "b", new_text: "b\nc" }]);
   assert.equal(await f.read("u.txt"), "a\r\nb\r\nc");
 });
+
+Deno.test("CRLF file with trailing spaces and curly quotes: fuzzy match keeps CRLF, spaces and quotes", async () => {
+  await using f = await editFixture({ "c.md": "intro\r\nsay “yes”  \r\nend\r\n" });
+  await f.edit("c.md", [{ old_text: `say "yes"\nend`, new_text: `say "no"\nend` }]);
+  assert.equal(await f.read("c.md"), "intro\r\nsay “no”  \r\nend\r\n");
+});
+
+Deno.test("EOF rule in a CRLF file without a final newline", async () => {
+  await using f = await editFixture({ "e.txt": "a\r\nb" });
+  await f.edit("e.txt", [{ old_text: "b\r\n", new_text: "c\r\nd\r\n" }]);
+  assert.equal(await f.read("e.txt"), "a\r\nc\r\nd");
+});
+
+Deno.test("whole-line deletion in a CRLF file removes the CRLF with the line", async () => {
+  await using f = await editFixture({ "d.txt": "a\r\n    drop me\r\nb\r\n" });
+  await f.edit("d.txt", [{ old_text: "drop me", new_text: "" }]);
+  assert.equal(await f.read("d.txt"), "a\r\nb\r\n");
+});
+
+Deno.test("whole-line deletion in a CR-only file removes the CR with the line", async () => {
+  await using f = await editFixture({ "d.txt": "a\rdrop\rb\r" });
+  await f.edit("d.txt", [{ old_text: "drop", new_text: "" }]);
+  assert.equal(await f.read("d.txt"), "a\rb\r");
+});
