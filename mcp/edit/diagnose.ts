@@ -155,7 +155,9 @@ function describeLineChanges(window: string[], oldLines: string[], start: number
   const parts: string[] = [];
   let fileLine = start;
   let oldIndex = 0;
-  const changes = diffArrays(window.map(body), oldLines.map(body));
+  // Bounded: a window that differs everywhere is not worth a quadratic diff.
+  const changes = diffArrays(window.map(body), oldLines.map(body), { maxEditLength: 500 });
+  if (!changes) return "most of its lines differ from old_text";
   for (let i = 0; i < changes.length; i++) {
     const change = changes[i];
     const next = changes[i + 1];

@@ -1,13 +1,14 @@
 /**
  * What the model sees of a change: numbered hunks (old numbers on removed lines, new numbers elsewhere)
- * and, for dry runs, a unified diff. Both come from `npm:diff` run on small windows around the changed
- * lines, so a 5 MB file costs no more than its changes.
+ * and, for dry runs, a unified diff. Each changed region is diffed on its own lines with `npm:diff`
+ * (bounded: a huge rewrite falls back to remove-all/add-all), then laid out into hunks with context, so
+ * the cost follows the size of the changes, never the size of the file.
  * @module
  */
-import { FILE_HEADERS_ONLY, formatPatch, structuredPatch, type StructuredPatchHunk } from "diff";
+import { diffArrays, FILE_HEADERS_ONLY, formatPatch, type StructuredPatchHunk } from "diff";
 import type { LineIndex } from "./line_endings.ts";
 
-/** Changed lines of one replacement (1-based, inclusive) and the edit it belongs to. */
+/** Lines of one changed region (1-based, inclusive) in the old and new file, and its edit. */
 export interface ChangeSpan {
   edit: number;
   oldFrom: number;
@@ -16,61 +17,149 @@ export interface ChangeSpan {
   newTo: number;
 }
 
-interface Window {
-  edits: number[];
-  oldFrom: number;
-  oldTo: number;
-  newFrom: number;
-  newTo: number;
+interface Op {
+  mark: " " | "-" | "+";
+  /** The line with its terminator, if it has one. */
+  line: string;
+  /** Old and new line number at this op (for an insertion or deletion: where it happens). */
+  oldAt: number;
+  newAt: number;
 }
 
-/** Diff hunks per window of nearby spans, with line numbers of the whole file. */
-function windowHunks(before: LineIndex, after: LineIndex, spans: ChangeSpan[], context: number) {
-  const windows: Window[] = [];
-  for (const span of [...spans].sort((a, b) => a.oldFrom - b.oldFrom)) {
-    const lead = Math.min(context, span.oldFrom - 1, span.newFrom - 1);
-    const trail = Math.min(context, before.count - span.oldTo, after.count - span.newTo);
-    const next: Window = {
-      edits: [span.edit],
-      oldFrom: span.oldFrom - lead,
-      oldTo: span.oldTo + Math.max(0, trail),
-      newFrom: span.newFrom - lead,
-      newTo: span.newTo + Math.max(0, trail),
-    };
-    const last = windows[windows.length - 1];
-    if (last && next.oldFrom <= last.oldTo + 1) {
+interface Hunk {
+  edits: number[];
+  oldStart: number;
+  newStart: number;
+  ops: Op[];
+}
+
+/** Most edit operations a region's line diff may take before it is shown as a plain replacement. */
+const MAX_EDIT_LENGTH = 400;
+
+/** The line with its terminator; "" for the empty line after a final line break. */
+function lineAt(index: LineIndex, line: number): string {
+  const start = index.starts[line - 1];
+  if (start === undefined) return "";
+  const end = line < index.starts.length ? index.starts[line] : index.text.length;
+  return index.text.slice(start, end);
+}
+
+function linesOf(index: LineIndex, from: number, to: number): string[] {
+  const lines: string[] = [];
+  for (let line = from; line <= to; line++) {
+    const text = lineAt(index, line);
+    if (text !== "") lines.push(text);
+  }
+  return lines;
+}
+
+/** Spans that share a line become one: they are diffed together. */
+function mergeSpans(spans: ChangeSpan[]): (ChangeSpan & { edits: number[] })[] {
+  const merged: (ChangeSpan & { edits: number[] })[] = [];
+  for (const span of [...spans].sort((a, b) => a.oldFrom - b.oldFrom || a.newFrom - b.newFrom)) {
+    const last = merged[merged.length - 1];
+    if (last && span.oldFrom <= last.oldTo) {
       if (!last.edits.includes(span.edit)) last.edits.push(span.edit);
-      last.oldTo = Math.max(last.oldTo, next.oldTo);
-      last.newTo = Math.max(last.newTo, next.newTo);
+      last.oldTo = Math.max(last.oldTo, span.oldTo);
+      last.newTo = Math.max(last.newTo, span.newTo);
     } else {
-      windows.push(next);
+      merged.push({ ...span, edits: [span.edit] });
     }
   }
-  return windows.map((window) => {
-    const patch = structuredPatch(
-      "",
-      "",
-      slice(before, window.oldFrom, window.oldTo),
-      slice(after, window.newFrom, window.newTo),
-      "",
-      "",
-      { context },
-    );
-    const hunks = patch.hunks.map((hunk) => ({
-      ...hunk,
-      oldStart: hunk.oldStart + window.oldFrom - 1,
-      newStart: hunk.newStart + window.newFrom - 1,
-    }));
-    return { edits: window.edits, hunks };
-  });
+  return merged;
 }
 
-/** The exact text of lines [from, to], final line break (or its absence) included. */
-function slice(index: LineIndex, from: number, to: number): string {
-  if (to < from) return "";
-  const start = index.starts[from - 1] ?? index.text.length;
-  const end = to < index.starts.length ? index.starts[to] : index.text.length;
-  return index.text.slice(start, end);
+/** Line-level ops of one region, from npm:diff on the lines between their common head and tail. */
+function regionOps(before: LineIndex, after: LineIndex, span: ChangeSpan): Op[] {
+  const oldLines = linesOf(before, span.oldFrom, span.oldTo);
+  const newLines = linesOf(after, span.newFrom, span.newTo);
+  let head = 0;
+  while (head < oldLines.length && head < newLines.length && oldLines[head] === newLines[head]) head++;
+  let tail = 0;
+  while (
+    tail < oldLines.length - head && tail < newLines.length - head &&
+    oldLines[oldLines.length - 1 - tail] === newLines[newLines.length - 1 - tail]
+  ) tail++;
+  const oldMiddle = oldLines.slice(head, oldLines.length - tail);
+  const newMiddle = newLines.slice(head, newLines.length - tail);
+  const changes = [
+    { removed: false, added: false, value: oldLines.slice(0, head) },
+    ...(diffArrays(oldMiddle, newMiddle, { maxEditLength: MAX_EDIT_LENGTH }) ??
+      [{ removed: true, added: false, value: oldMiddle }, { removed: false, added: true, value: newMiddle }]),
+    { removed: false, added: false, value: oldLines.slice(oldLines.length - tail) },
+  ];
+  const ops: Op[] = [];
+  let oldAt = span.oldFrom;
+  let newAt = span.newFrom;
+  for (const change of changes) {
+    for (const line of change.value) {
+      if (change.added) ops.push({ mark: "+", line, oldAt, newAt: newAt++ });
+      else if (change.removed) ops.push({ mark: "-", line, oldAt: oldAt++, newAt });
+      else ops.push({ mark: " ", line, oldAt: oldAt++, newAt: newAt++ });
+    }
+  }
+  return ops;
+}
+
+/** Hunks with `context` unchanged lines around each run of changes. */
+function buildHunks(before: LineIndex, after: LineIndex, spans: ChangeSpan[], context: number): Hunk[] {
+  const hunks: Hunk[] = [];
+  const regions = mergeSpans(spans);
+  let ops: Op[] = [];
+  let edits: number[] = [];
+  const contextOps = (from: number, to: number, shift: number) => {
+    for (let line = Math.max(1, from); line <= to; line++) {
+      const text = lineAt(before, line);
+      if (text !== "") ops.push({ mark: " ", line: text, oldAt: line, newAt: line + shift });
+    }
+  };
+  const flush = () => {
+    for (const hunk of splitHunks(ops, edits, context)) hunks.push(hunk);
+    ops = [];
+    edits = [];
+  };
+  regions.forEach((region, i) => {
+    const previous = regions[i - 1];
+    const shift = region.newFrom - region.oldFrom;
+    if (previous && region.oldFrom - previous.oldTo - 1 <= 2 * context) {
+      contextOps(previous.oldTo + 1, region.oldFrom - 1, shift);
+    } else {
+      if (previous) {
+        contextOps(previous.oldTo + 1, previous.oldTo + context, previous.newTo - previous.oldTo);
+        flush();
+      }
+      contextOps(region.oldFrom - context, region.oldFrom - 1, shift);
+    }
+    for (const op of regionOps(before, after, region)) ops.push(op);
+    for (const edit of region.edits) if (!edits.includes(edit)) edits.push(edit);
+  });
+  const lastRegion = regions[regions.length - 1];
+  if (lastRegion) {
+    contextOps(
+      lastRegion.oldTo + 1,
+      Math.min(before.count, lastRegion.oldTo + context),
+      lastRegion.newTo - lastRegion.oldTo,
+    );
+  }
+  flush();
+  return hunks;
+}
+
+/** Cuts an op list where more than 2×context unchanged lines separate changes; trims outer context. */
+function splitHunks(ops: Op[], edits: number[], context: number): Hunk[] {
+  const changed = ops.flatMap((op, i) => (op.mark === " " ? [] : [i]));
+  const hunks: Hunk[] = [];
+  let start = 0;
+  while (start < changed.length) {
+    let end = start;
+    while (end + 1 < changed.length && changed[end + 1] - changed[end] - 1 <= 2 * context) end++;
+    const from = Math.max(0, changed[start] - context);
+    const to = Math.min(ops.length - 1, changed[end] + context);
+    const slice = ops.slice(from, to + 1);
+    hunks.push({ edits, oldStart: slice[0].oldAt, newStart: slice[0].newAt, ops: slice });
+    start = end + 1;
+  }
+  return hunks;
 }
 
 /** Limits of {@link numberedHunks}. */
@@ -102,46 +191,55 @@ export function numberedHunks(
   let hidden = 0;
   let added = 0;
   let removed = 0;
-  for (const { edits, hunks } of windowHunks(before, after, spans, context)) {
-    out.push(`@@ ${edits.length === 1 ? "edit" : "edits"} ${edits.join(", ")} @@`);
-    for (const hunk of hunks) {
-      let oldNo = hunk.oldStart;
-      let newNo = hunk.newStart;
-      let inHunk = 0;
-      for (const line of hunk.lines) {
-        const mark = line[0];
-        if (mark === "\\") continue;
-        if (mark === "+") added++;
-        if (mark === "-") removed++;
-        const number = mark === "-" ? oldNo : newNo;
-        if (mark !== "+") oldNo++;
-        if (mark !== "-") newNo++;
-        if (inHunk >= perHunk || shown >= total) {
-          if (mark !== " ") hidden++;
-          continue;
-        }
-        inHunk++;
-        shown++;
-        out.push(
-          `${mark === " " ? " " : mark} ${String(number).padStart(width)} | ${cut(line.slice(1), lineChars)}`,
-        );
+  let label = "";
+  for (const hunk of buildHunks(before, after, spans, context)) {
+    const next = `@@ ${hunk.edits.length === 1 ? "edit" : "edits"} ${hunk.edits.join(", ")} @@`;
+    if (next !== label && shown < total) out.push(next);
+    label = next;
+    let inHunk = 0;
+    for (const op of hunk.ops) {
+      if (op.mark === "+") added++;
+      if (op.mark === "-") removed++;
+      if (inHunk >= perHunk || shown >= total) {
+        if (op.mark !== " ") hidden++;
+        continue;
       }
+      inHunk++;
+      shown++;
+      const number = op.mark === "-" ? op.oldAt : op.newAt;
+      const text = op.line.replace(/\r?\n$/, "");
+      out.push(`${op.mark} ${String(number).padStart(width)} | ${cut(text, lineChars)}`);
     }
   }
   if (hidden) out.push(`… ${hidden} more changed lines`);
   return { text: out.join("\n"), added, removed };
 }
 
-/** A unified diff with a/ b/ headers and 3 lines of context, computed on windows around the changes. */
+/** A unified diff with a/ b/ headers and 3 lines of context. */
 export function unifiedDiff(before: LineIndex, after: LineIndex, spans: ChangeSpan[], path: string): string {
-  const hunks: StructuredPatchHunk[] = windowHunks(before, after, spans, 3).flatMap((window) => window.hunks);
-  return formatPatch({
-    oldFileName: `a/${path}`,
-    newFileName: `b/${path}`,
-    oldHeader: "",
-    newHeader: "",
-    hunks,
-  }, FILE_HEADERS_ONLY);
+  const hunks: StructuredPatchHunk[] = buildHunks(before, after, spans, 3).map((hunk) => {
+    const lines: string[] = [];
+    let oldLines = 0;
+    let newLines = 0;
+    for (const op of hunk.ops) {
+      lines.push(op.mark + op.line.replace(/\n$/, ""));
+      if (!op.line.endsWith("\n")) lines.push("\\ No newline at end of file");
+      if (op.mark !== "+") oldLines++;
+      if (op.mark !== "-") newLines++;
+    }
+    return {
+      // formatPatch itself writes an empty side as the line before it (`-0,0`).
+      oldStart: hunk.oldStart,
+      oldLines,
+      newStart: hunk.newStart,
+      newLines,
+      lines,
+    };
+  });
+  return formatPatch(
+    { oldFileName: `a/${path}`, newFileName: `b/${path}`, oldHeader: "", newHeader: "", hunks },
+    FILE_HEADERS_ONLY,
+  );
 }
 
 function cut(line: string, max: number): string {

@@ -37,6 +37,8 @@ export interface EditOutcome {
   ranges: { old_start_line: number; old_end_line: number; new_start_line: number; new_end_line: number }[];
   tolerated: Tolerated[];
   wholeLine: boolean;
+  /** Every replacement removed complete lines and wrote nothing. */
+  linesRemoved: boolean;
 }
 
 /** The computed result of an edit_file call. */
@@ -118,12 +120,15 @@ export function planEdits(bytes: Uint8Array, edits: EditRequest[], displayPath: 
         "new_start_line": after.lineOf(newFrom),
         "new_end_line": after.lineOf(Math.max(newFrom, newTo - 1)),
       };
+      // Whole lines around the rewritten part [from, to): the text before it on its first line and after
+      // it on its last line is the same in both files, so the two line ranges correspond.
+      const changedAt = newFrom + (rep.from - oldFrom);
       spans.push({
         edit: r.index,
-        oldFrom: range.old_start_line,
-        oldTo: range.old_end_line,
-        newFrom: range.new_start_line,
-        newTo: range.new_end_line,
+        oldFrom: before.lineOf(rep.from),
+        oldTo: before.lineOf(rep.to),
+        newFrom: after.lineOf(changedAt),
+        newTo: after.lineOf(changedAt + rep.text.length),
       });
       return range;
     });
@@ -138,6 +143,10 @@ export function planEdits(bytes: Uint8Array, edits: EditRequest[], displayPath: 
         eof: r.match.eof,
       }),
       wholeLine: r.replacements.some((rep) => rep.wholeLine),
+      linesRemoved: r.replacements.every((rep) =>
+        rep.wholeLine || rep.text === "" && (rep.from === 0 || lines.view[rep.from - 1] === "\n") &&
+          (rep.to === lines.view.length || lines.view[rep.to - 1] === "\n")
+      ),
     };
   });
   const out = encodeText(newText, { bom: decoded.bom, escaped: decoded.invalidBytes > 0 });

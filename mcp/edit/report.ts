@@ -60,15 +60,18 @@ function keptNote(plan: EditPlan): string {
 function editLine(edit: EditOutcome): string {
   const lines = edit.ranges.map((r) => r.new_start_line);
   const first = edit.ranges[0];
-  const where = edit.ranges.length === 1
-    ? first.new_end_line > first.new_start_line
-      ? `lines ${first.new_start_line}-${first.new_end_line}`
-      : `line ${first.new_start_line}`
-    : `${edit.replacements} replacements, ${lineList(lines)}`;
+  const span = (from: number, to: number) => (to > from ? `lines ${from}-${to}` : `line ${from}`);
+  let where: string;
+  if (edit.ranges.length > 1) where = `${edit.replacements} replacements, ${lineList(lines)}`;
+  else if (edit.linesRemoved) {
+    where = `${span(first.old_start_line, first.old_end_line)} removed${
+      edit.wholeLine ? " (whole line)" : ""
+    }`;
+  } else where = span(first.new_start_line, first.new_end_line);
   const notes: string[] = [];
   if (edit.tolerated.length) {
     notes.push(`${describeTolerated(edit.tolerated)}; the file's characters were kept`);
   }
-  if (edit.wholeLine) notes.push("whole line removed");
+  if (edit.wholeLine && edit.ranges.length > 1) notes.push("whole lines removed");
   return `edit ${edit.index} ${edit.match}, ${where}${notes.length ? `: ${notes.join("; ")}` : ""}`;
 }

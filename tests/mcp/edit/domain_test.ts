@@ -5,7 +5,9 @@ import { FileViews, matchOld } from "../../../mcp/edit/match.ts";
 import { applyMatch, commonPrefix, commonSuffix } from "../../../mcp/edit/apply.ts";
 import { normalizeEditArguments } from "../../../mcp/edit/request.ts";
 import { similarNames } from "../../../mcp/edit/suggest.ts";
-import { planEdits } from "../../../mcp/edit/plan.ts";
+import { type EditRequest, planEdits } from "../../../mcp/edit/plan.ts";
+import { numberedHunks, unifiedDiff } from "../../../mcp/edit/hunks.ts";
+import { applyPatch } from "diff";
 import { utf8 } from "./fixture.ts";
 
 Deno.test("line view: CRLF positions map back to whole CRLFs; endings are classified", () => {
@@ -108,4 +110,39 @@ Deno.test("suggest: same stem, case and typos rank first", () => {
     "apq.ts",
   ]);
   assert.deepEqual(similarNames("readme.md", ["main.ts"]), []);
+});
+
+Deno.test("unified diffs apply: the patch turns the old view into the new one", () => {
+  const cases: [string, EditRequest[]][] = [
+    ["a\nb\nc\n", [{ old_text: "b\n", new_text: "x\nb\n" }]],
+    ["a\nb\nc\n", [{ old_text: "a", new_text: "A" }, { old_text: "c", new_text: "C" }]],
+    ["first\nlast", [{ old_text: "last\n", new_text: "final\n" }]],
+    ["keep\ndrop", [{ old_text: "drop", new_text: "" }]],
+    ["x\n", [{ old_text: "x\n", new_text: "x" }]],
+    ["abcdef\n", [{ old_text: "abc", new_text: "ABC" }, { old_text: "def", new_text: "D\nEF" }]],
+    [Array.from({ length: 40 }, (_, i) => `l${i}`).join("\n") + "\n", [
+      { old_text: "l3\n", new_text: "" },
+      { old_text: "l9", new_text: "nine" },
+      { old_text: "l30\nl31", new_text: "thirty" },
+    ]],
+    ["v\nv\nv\n", [{ old_text: "v", new_text: "w\nw", replace_all: true }]],
+  ];
+  for (const [content, edits] of cases) {
+    const plan = planEdits(utf8(content), edits, "f");
+    const patch = unifiedDiff(plan.before, plan.after, plan.spans, "f");
+    assert.equal(
+      applyPatch(plan.before.text, patch),
+      plan.after.text,
+      JSON.stringify({ content, edits, patch }),
+    );
+  }
+});
+
+Deno.test("hunks stay linear: 10,000 replacements on consecutive lines are capped, counted and fast to build", () => {
+  const content = Array.from({ length: 10_000 }, (_, i) => `value_${i} = options\n`).join("");
+  const plan = planEdits(utf8(content), [{ old_text: "options", new_text: "opts", replace_all: true }], "f");
+  const hunks = numberedHunks(plan.before, plan.after, plan.spans);
+  assert.equal(hunks.added, 10_000);
+  assert.equal(hunks.removed, 10_000);
+  assert.match(hunks.text, /… 19970 more changed lines$/);
 });

@@ -141,7 +141,7 @@ Deno.test("whole-line deletion: removing an indented statement removes its line"
   await using f = await editFixture({ "d.py": "def f():\n    x = 1\n    return 2\n" });
   const text = await f.edit("d.py", [{ old_text: "x = 1", new_text: "" }]);
   assert.equal(await f.read("d.py"), "def f():\n    return 2\n");
-  assert.match(text, /edit 0 exact, line 2: whole line removed/);
+  assert.match(text, /edit 0 exact, line 2 removed \(whole line\)\n/);
 });
 
 Deno.test("whole-line deletion of an unterminated last line takes the preceding line break", async () => {
