@@ -9,7 +9,7 @@ import { renderEditReport } from "./report.ts";
 import { notFoundError, readTarget, resolveTarget, type Target, writeTarget } from "./file_access.ts";
 import type { KeyedLock } from "./locks.ts";
 import { decodeFile } from "./decode.ts";
-import { numberedHunks, unifiedDiff } from "./hunks.ts";
+import { numberedHunks, unifiedDiff } from "./hunk_text.ts";
 import { LineIndex } from "./line_endings.ts";
 
 /** What edit_file needs from the server. */

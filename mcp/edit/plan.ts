@@ -4,30 +4,23 @@
  * @module
  */
 import { type DecodedText, decodeFile, encodeText } from "./decode.ts";
-import { editError, type EditErrorKind } from "./errors.ts";
+import { editError } from "./errors.ts";
 import {
   lineBreakAt,
   LineIndex,
   type LineView,
   toLineView,
   toTextPosition,
-  toViewString,
   withLineBreak,
 } from "./line_endings.ts";
-import { FileViews, matchOld, type MatchResult } from "./match.ts";
-import { applyMatch, type Replacement } from "./apply.ts";
-import { diagnoseNoMatch } from "./diagnose.ts";
+import { FileViews } from "./match.ts";
+import type { Replacement } from "./apply.ts";
+import { type EditRequest, type Failure, type Resolved, resolveEdit } from "./resolve_edit.ts";
 import { type Tolerated, tolerated } from "./tolerance.ts";
 import type { Tier } from "./normalize.ts";
 import type { ChangeSpan } from "./hunks.ts";
 
-/** One requested edit, as validated by the tool. */
-export interface EditRequest {
-  "old_text": string;
-  "new_text": string;
-  "replace_all"?: boolean;
-  "expected_count"?: number;
-}
+export type { EditRequest };
 
 /** How one edit was applied. */
 export interface EditOutcome {
@@ -50,18 +43,6 @@ export interface EditPlan {
   after: LineIndex;
   edits: EditOutcome[];
   spans: ChangeSpan[];
-}
-
-interface Resolved {
-  index: number;
-  match: MatchResult;
-  replacements: Replacement[];
-}
-
-interface Failure {
-  index: number;
-  kind: EditErrorKind;
-  message: string;
 }
 
 /** Decodes `bytes`, matches and applies every edit against the original; throws the first failure kind. */
@@ -151,101 +132,6 @@ export function planEdits(bytes: Uint8Array, edits: EditRequest[], displayPath: 
   });
   const out = encodeText(newText, { bom: decoded.bom, escaped: decoded.invalidBytes > 0 });
   return { bytes: out, decoded, lines, before, after, edits: outcomes, spans };
-}
-
-interface Context {
-  files: FileViews;
-  lines: LineView;
-  before: LineIndex;
-  decoded: DecodedText;
-}
-
-function resolveEdit(edit: EditRequest, index: number, context: Context): Resolved | Failure {
-  const { files, lines, before, decoded } = context;
-  const old = toViewString(edit.old_text.replace(/^\uFEFF/, ""), lines.crOnly);
-  const replacement = toViewString(edit.new_text, lines.crOnly);
-  const fail = (kind: EditErrorKind, message: string): Failure => ({
-    index,
-    kind,
-    message: `edit ${index}: ${message}`,
-  });
-  if (old === replacement) return fail("no_change", "old_text and new_text are identical; nothing to change");
-  const match = matchOld(files, old, { cap: edit.replace_all ? Infinity : 1000 });
-  if (!match) {
-    const invalidLine = decoded.firstInvalidIndex >= 0
-      ? before.lineOf(toViewPosition(lines, decoded.firstInvalidIndex))
-      : 0;
-    return fail(
-      "no_match",
-      `old_text not found${diagnoseNoMatch({ lines: before, old, replacement, invalidLine })}`,
-    );
-  }
-  let candidates = match.candidates;
-  if (!edit.replace_all && candidates.length > 1) {
-    const count = match.capped ? `${candidates.length}+` : String(candidates.length);
-    return fail(
-      "ambiguous",
-      `old_text matches ${count} places (${match.tier} match): ${candidateList(candidates, before)}; ` +
-        `add surrounding lines to old_text to pick one, or set replace_all`,
-    );
-  }
-  if (edit.replace_all) {
-    candidates = leftmostNonOverlapping(candidates);
-    if (edit.expected_count !== undefined && edit.expected_count !== candidates.length) {
-      return fail(
-        "count_mismatch",
-        `replace_all found ${candidates.length} occurrences (${match.tier} match) but expected_count is ${edit.expected_count}: ${
-          candidateList(candidates, before)
-        }`,
-      );
-    }
-  }
-  const written = match.eof && replacement.endsWith("\n") ? replacement.slice(0, -1) : replacement;
-  const file = files.get(match.tier);
-  const replacements = candidates.map((candidate) =>
-    applyMatch({
-      view: lines.view,
-      file,
-      candidate,
-      old: match.old,
-      oldView: match.oldView,
-      replacement: written,
-    })
-  );
-  if (decoded.invalidBytes > 0 && replacements.some((r) => /[\u0080-\uFFFF]/.test(r.text))) {
-    const line = before.lineOf(toViewPosition(lines, decoded.firstInvalidIndex));
-    return fail(
-      "encoding_conflict",
-      `new_text has non-ASCII characters but the file is not valid UTF-8 (first bad byte on line ${line}), ` +
-        `so it is probably Latin-1 or Windows-1252; write those characters another way or convert the file to UTF-8`,
-    );
-  }
-  return { index, match, replacements };
-}
-
-function candidateList(candidates: { start: number }[], lines: LineIndex): string {
-  const shown = candidates.slice(0, 10).map((c) => {
-    const line = lines.lineOf(c.start);
-    return `${line}:${lines.columnOf(c.start)} ${JSON.stringify(lines.line(line).trim().slice(0, 60))}`;
-  });
-  const more = candidates.length > 10 ? ` and ${candidates.length - 10} more` : "";
-  return `line ${shown.join(", line ")}${more}`;
-}
-
-function leftmostNonOverlapping<T extends { start: number; end: number }>(candidates: T[]): T[] {
-  const picked: T[] = [];
-  for (const candidate of candidates) {
-    const last = picked[picked.length - 1];
-    if (!last || candidate.start >= last.end) picked.push(candidate);
-  }
-  return picked;
-}
-
-function toViewPosition(lines: LineView, textIndex: number): number {
-  // The k-th CRLF's CR sits at text index crlfAt[k] + k; each one before textIndex is one unit shorter in the view.
-  let k = 0;
-  while (k < lines.crlfAt.length && lines.crlfAt[k] + k < textIndex) k++;
-  return textIndex - k;
 }
 
 function checkOverlaps(

@@ -1,6 +1,6 @@
 /** The text an edit_file call returns: summary, one line per edit, numbered hunks (or a diff), the new hash. */
 import type { EditOutcome, EditPlan } from "./plan.ts";
-import { numberedHunks, unifiedDiff } from "./hunks.ts";
+import { numberedHunks, unifiedDiff } from "./hunk_text.ts";
 import { describeTolerated, lineList } from "./tolerance.ts";
 import type { WriteMethod } from "./file_access.ts";
 import { capText } from "../../lib/text/cap.ts";

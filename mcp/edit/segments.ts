@@ -82,17 +82,6 @@ export class SegmentMap {
     return this.#srcStart[i] + (q - this.#outStart[i]);
   }
 
-  /** Visits the segments overlapping output range [from, to) that are not copies. */
-  *changedIn(from: number, to: number): Generator<{ srcStart: number; srcEnd: number; outStart: number }> {
-    let i = Math.max(0, this.#firstOutEndAtLeast(from));
-    for (; i < this.#count && this.#outStart[i] <= to; i++) {
-      if (this.#identity[i] === 1) continue;
-      const outStart = this.#outStart[i];
-      if (outStart + this.#outLen[i] < from || (outStart === to && this.#outLen[i] > 0)) continue;
-      yield { srcStart: this.#srcStart[i], srcEnd: this.#srcStart[i] + this.#srcLen[i], outStart };
-    }
-  }
-
   /** Index of the last segment with outStart ≤ q, or -1. */
   #lastOutStartAtMost(q: number): number {
     let low = 0;

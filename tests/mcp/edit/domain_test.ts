@@ -6,7 +6,7 @@ import { applyMatch, commonPrefix, commonSuffix } from "../../../mcp/edit/apply.
 import { normalizeEditArguments } from "../../../mcp/edit/request.ts";
 import { similarNames } from "../../../mcp/edit/suggest.ts";
 import { type EditRequest, planEdits } from "../../../mcp/edit/plan.ts";
-import { numberedHunks, unifiedDiff } from "../../../mcp/edit/hunks.ts";
+import { numberedHunks, unifiedDiff } from "../../../mcp/edit/hunk_text.ts";
 import { applyPatch } from "diff";
 import { utf8 } from "./fixture.ts";
 
