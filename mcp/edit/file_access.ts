@@ -92,6 +92,8 @@ export type WriteMethod = "rename" | "in_place";
 export async function writeTarget(target: Target, data: Uint8Array, action: string): Promise<WriteMethod> {
   try {
     if (!target.info) await Deno.mkdir(dirname(target.real), { recursive: true });
+    // A rename would replace even a read-only file; respect the file's own permission like an editor does.
+    else (await Deno.open(target.real, { write: true })).close();
     if (target.info && target.info.nlink !== null && target.info.nlink > 1) {
       await Deno.writeFile(target.real, data);
       return "in_place";

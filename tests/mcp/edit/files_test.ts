@@ -252,6 +252,36 @@ Deno.test({
   },
 });
 
+Deno.test({
+  name: "a read-only file is permission_denied, not silently replaced by a rename",
+  ignore: isWindows || isRoot,
+  async fn() {
+    await using f = await editFixture({ "ro.txt": "x\n" });
+    await Deno.chmod(f.join("ro.txt"), 0o444);
+    const failure = await f.fail("edit_file", { path: "ro.txt", edits: [{ old_text: "x", new_text: "y" }] });
+    assert.equal(failure.kind, "permission_denied");
+    assert.equal(await f.read("ro.txt"), "x\n");
+    assert.deepEqual(await f.leftovers(), []);
+  },
+});
+
+Deno.test({
+  name: "a folder that refuses temp files gets an in-place write, reported as such",
+  ignore: isWindows || isRoot,
+  async fn() {
+    await using f = await editFixture({ "locked/a.txt": "one\n" });
+    await Deno.chmod(f.join("locked"), 0o555);
+    try {
+      const text = await f.edit("locked/a.txt", [{ old_text: "one", new_text: "two" }]);
+      assert.match(text, /note: written in place/);
+      assert.equal(await f.read("locked/a.txt"), "two\n");
+      assert.deepEqual(await f.leftovers(), []);
+    } finally {
+      await Deno.chmod(f.join("locked"), 0o755);
+    }
+  },
+});
+
 Deno.test("concurrent edits of one file are serialised: both apply", async () => {
   await using f = await editFixture({ "c.txt": "a\nb\n" });
   const [one, two] = await Promise.all([
