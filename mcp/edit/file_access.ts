@@ -125,6 +125,9 @@ export function ioError(error: unknown, action: string): ToolError {
   if (error instanceof Deno.errors.NotFound) {
     return editError("not_found", `${action}: no such file${detail}`);
   }
+  if (error instanceof Deno.errors.NotADirectory) {
+    return editError("io_error", `${action}: a part of the path is a file, not a folder${detail}`);
+  }
   const reason = error instanceof Error ? error.message : String(error);
   return editError("io_error", `${action}: ${reason}`);
 }

@@ -224,6 +224,19 @@ Deno.test("a missing file is not_found with similar names and the create hint", 
   );
 });
 
+Deno.test("a path through a file is io_error with the OS code", async () => {
+  await using f = await editFixture({ "a.txt": "x\n" });
+  const failure = await f.fail("edit_file", {
+    path: "a.txt/b.txt",
+    edits: [{ old_text: "", new_text: "y" }],
+  });
+  assert.equal(failure.kind, "io_error");
+  assert.match(
+    failure.text,
+    /Cannot edit "a\.txt\/b\.txt": a part of the path is a file, not a folder \(ENOTDIR\)/,
+  );
+});
+
 Deno.test("a folder is refused as is_directory", async () => {
   await using f = await editFixture({ "dir/": "" });
   const failure = await f.fail("edit_file", { path: "dir", edits: [{ old_text: "x", new_text: "y" }] });
