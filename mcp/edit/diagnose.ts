@@ -21,6 +21,7 @@ export interface NoMatchInput {
 
 const LINE_NUMBER_PREFIX = /^\s*\d+(\t|│|\||:|→)/;
 const MAX_WINDOW = 12;
+const MAX_TOKENS = 24;
 
 /** The explanation that follows "old_text of edit N not found", one sentence plus the closest block. */
 export function diagnoseNoMatch(input: NoMatchInput): string {
@@ -100,21 +101,24 @@ function closestStart(lines: LineIndex, oldLines: string[]): number {
 /** Fallback: the line of the rarest word of old_text that the file contains, shifted to the window start. */
 function rarestTokenStart(lines: LineIndex, oldLines: string[]): number {
   const view = lines.text;
-  let best: { count: number; at: number; k: number } | undefined;
-  const seen = new Set<string>();
+  const tokens = new Map<string, number>();
   oldLines.forEach((line, k) => {
     for (const token of line.match(/[\p{L}\p{N}_$]{3,}/gu) ?? []) {
-      if (seen.has(token)) continue;
-      seen.add(token);
-      let count = 0;
-      let first = -1;
-      for (let at = view.indexOf(token); at >= 0 && count < 10_000; at = view.indexOf(token, at + 1)) {
-        if (first < 0) first = at;
-        count++;
-      }
-      if (count > 0 && (!best || count < best.count)) best = { count, at: first, k };
+      if (!tokens.has(token)) tokens.set(token, k);
     }
   });
+  // Bounded work on big files: the longest words are the likeliest to be rare, so only they are counted.
+  const candidates = [...tokens].sort((a, b) => b[0].length - a[0].length).slice(0, MAX_TOKENS);
+  let best: { count: number; at: number; k: number } | undefined;
+  for (const [token, k] of candidates) {
+    let count = 0;
+    let first = -1;
+    for (let at = view.indexOf(token); at >= 0 && count < 1_000; at = view.indexOf(token, at + 1)) {
+      if (first < 0) first = at;
+      count++;
+    }
+    if (count > 0 && (!best || count < best.count)) best = { count, at: first, k };
+  }
   return best ? Math.max(1, lines.lineOf(best.at) - best.k) : 0;
 }
 
@@ -135,8 +139,11 @@ function classify(window: string[], oldLines: string[], start: number): string {
     if ((fileTabs && oldSpaces) || (fileSpaces && oldTabs)) {
       return `it differs only in indentation, tabs vs spaces (the file indents ${fileTabs} of these lines with tabs and ${fileSpaces} with spaces, old_text ${oldTabs} with tabs and ${oldSpaces} with spaces)`;
     }
-    const widths = (side: 0 | 1) =>
-      differing.slice(0, 6).map((pair) => leading(pair[side]).length).join(", ");
+    const widths = (side: 0 | 1) => {
+      const all = differing.map((pair) => leading(pair[side]).length);
+      if (all.every((width) => width === all[0])) return String(all[0]);
+      return all.slice(0, 6).join(", ") + (all.length > 6 ? ", …" : "");
+    };
     return `it differs only in indentation (the file indents these lines by ${
       widths(0)
     } spaces, old_text by ${widths(1)})`;

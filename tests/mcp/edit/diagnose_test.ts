@@ -96,3 +96,18 @@ Deno.test("no_match: nothing similar says to read the file again", async () => {
     /no similar text is in the file; read it again and copy old_text from its current content/,
   );
 });
+
+Deno.test("no_match: a uniform indentation difference is stated once", async () => {
+  const text = await noMatch("class A:\n    a = 1\n    b = 2\n    c = 3\n", "a = 1\nb = 2\nc = 3");
+  assert.match(
+    text,
+    /it differs only in indentation \(the file indents these lines by 4 spaces, old_text by 0\)/,
+  );
+});
+
+Deno.test("no_match: a big old_text far from the file is diagnosed in bounded time with a clear answer", async () => {
+  const content = Array.from({ length: 3000 }, (_, i) => `line_${i} = ${i}`).join("\n") + "\n";
+  const old = Array.from({ length: 500 }, (_, i) => `other_${i}(${i * 3})`).join("\n");
+  const text = await noMatch(content, old);
+  assert.match(text, /no similar text is in the file/);
+});
