@@ -84,6 +84,13 @@ function validateRequest(input: EditFileInput): void {
         `Cannot edit "${input.path}": edit ${index} contains an unpaired surrogate`,
       );
     }
+    const count = edit.expected_count;
+    if (count !== undefined && (!Number.isInteger(count) || count < 0)) {
+      throw editError(
+        "invalid_request",
+        `Cannot edit "${input.path}": edit ${index} has expected_count ${count}; use a whole number of occurrences`,
+      );
+    }
     if (edit.expected_count !== undefined && !edit.replace_all && edit.expected_count !== 1) {
       throw editError(
         "invalid_request",

@@ -46,7 +46,7 @@ export function normalizeEditArguments(args: unknown): unknown {
     out.edits = Array.isArray(edits)
       ? edits.map((edit) =>
         typeof edit === "object" && edit !== null && !Array.isArray(edit)
-          ? renameKeys(edit as Record<string, unknown>, EDIT_ALIASES)
+          ? coerceEdit(renameKeys(edit as Record<string, unknown>, EDIT_ALIASES))
           : edit
       )
       : edits;
@@ -64,4 +64,13 @@ function renameKeys(
     if (!(name in out) || key === name) out[name] = item;
   }
   return out;
+}
+
+/** `"true"` and `"3"` inside an edit, as the top-level arguments get them repaired too. */
+function coerceEdit(edit: Record<string, unknown>): Record<string, unknown> {
+  const replaceAll = edit.replace_all;
+  if (replaceAll === "true" || replaceAll === "false") edit.replace_all = replaceAll === "true";
+  const count = edit.expected_count;
+  if (typeof count === "string" && /^\s*\d+\s*$/.test(count)) edit.expected_count = Number(count);
+  return edit;
 }

@@ -78,6 +78,16 @@ Deno.test("invalid_request: expected_count without replace_all", async () => {
   assert.match(failure.text, /expected_count 2 without replace_all; set replace_all: true/);
 });
 
+Deno.test("invalid_request: expected_count that is not a whole number", async () => {
+  await using f = await editFixture({ "a.txt": "x\n" });
+  const failure = await f.fail("edit_file", {
+    path: "a.txt",
+    edits: [{ old_text: "x", new_text: "y", replace_all: true, expected_count: 1.5 }],
+  });
+  assert.equal(failure.kind, "invalid_request");
+  assert.match(failure.text, /expected_count 1\.5; use a whole number/);
+});
+
 Deno.test("invalid_request: an empty old_text among several edits", async () => {
   await using f = await editFixture({ "a.txt": "x\n" });
   const failure = await f.fail("edit_file", {
