@@ -1,0 +1,11 @@
+/**
+ * fs-mcp: numbered, paged file reads; gitignore-aware folder trees (ripgrep); structured stats.
+ * Permissions: --allow-read (workspace), --allow-env (MCP_WORKSPACE, MCP_ALLOW_DIRS, RG_PATH),
+ * --allow-run (ripgrep for fs_list and path suggestions).
+ * @module
+ */
+import { serveStdio } from "../../lib/mcp/serve.ts";
+import { Workspace } from "../../lib/workspace/workspace.ts";
+import { createServer } from "./server.ts";
+
+await serveStdio(createServer({ workspace: Workspace.fromEnv() }));

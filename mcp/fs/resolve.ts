@@ -1,0 +1,39 @@
+/** Turns a tool's path argument into an existing real path, or a ToolError that helps fix it. */
+import { ToolError, toToolError } from "../../lib/mcp/errors.ts";
+import type { FsDeps } from "./deps.ts";
+import { similarPaths } from "./suggest.ts";
+
+/** A path inside the workspace that exists. */
+export interface Existing {
+  real: string;
+  /** `stat` of the real path (symlinks followed). */
+  info: Deno.FileInfo;
+}
+
+/**
+ * Resolves `path` inside the workspace and stats it; a missing path is a `not_found` error naming up to
+ * three similar paths that exist. `verb` starts the message: `Cannot <verb> "<path>": ...`.
+ */
+export async function resolveExisting(
+  deps: FsDeps,
+  path: string,
+  options: { verb: string; signal?: AbortSignal },
+): Promise<Existing> {
+  const real = await deps.workspace.resolveInside(path);
+  try {
+    return { real, info: await Deno.stat(real) };
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) {
+      throw toToolError(error, `Cannot ${options.verb} "${path}"`);
+    }
+  }
+  const similar = await similarPaths(real, {
+    root: deps.workspace.primary,
+    rg: await deps.ripgrep(),
+    signal: options.signal,
+  }).catch(() => []);
+  const hint = similar.length
+    ? `; did you mean ${similar.map((p) => `"${deps.workspace.display(p)}"`).join(", ")}?`
+    : "; check the path with fs_list";
+  throw new ToolError("not_found", `Cannot ${options.verb} "${path}": no such file or folder${hint}`);
+}

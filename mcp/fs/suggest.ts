@@ -1,0 +1,125 @@
+/**
+ * "Did you mean": existing paths close to one that does not exist. The commonest agent mistake is a
+ * slightly wrong path: a typo, a wrong extension, a wrong folder level, or the right name in another folder.
+ * @module
+ */
+import { platform } from "../../lib/platform/mod.ts";
+import type { Ripgrep } from "../../lib/ripgrep/locate.ts";
+import { listFiles } from "../../lib/ripgrep/files.ts";
+
+/** Where to look. */
+export interface SuggestOptions {
+  /** Folder the workspace is rooted at: the same-name search runs there. */
+  root: string;
+  /** ripgrep for the same-name search anywhere in the workspace; skipped when null. */
+  rg?: Ripgrep | null;
+  max?: number;
+  signal?: AbortSignal;
+}
+
+/** Up to `max` (default 3) real paths of existing files or folders that look like `missing`. */
+export async function similarPaths(missing: string, options: SuggestOptions): Promise<string[]> {
+  const max = options.max ?? 3;
+  const { path } = platform;
+  // Walk up to the deepest folder that exists; the first missing part is the one to correct.
+  let parent = path.dirname(missing);
+  let rest = [path.basename(missing)];
+  while (!(await isFolder(parent)) && path.dirname(parent) !== parent) {
+    rest = [path.basename(parent), ...rest];
+    parent = path.dirname(parent);
+  }
+  const found: string[] = [];
+  for (const name of await closeNames(parent, rest[0])) {
+    const candidate = path.join(parent, name, ...rest.slice(1));
+    if (await exists(candidate)) found.push(candidate);
+    if (found.length >= max) return found;
+  }
+  if (options.rg && platform.isInside(missing, options.root)) {
+    for (const hit of await sameNameAnywhere(options.rg, options.root, path.basename(missing), options)) {
+      if (!found.includes(hit)) found.push(hit);
+      if (found.length >= max) break;
+    }
+  }
+  return found;
+}
+
+/** Names in `folder` close to `wanted`, closest first. */
+async function closeNames(folder: string, wanted: string): Promise<string[]> {
+  const scored: { name: string; score: number }[] = [];
+  try {
+    for await (const entry of Deno.readDir(folder)) {
+      const score = closeness(wanted, entry.name);
+      if (score !== null) scored.push({ name: entry.name, score });
+      if (scored.length > 500) break;
+    }
+  } catch {
+    return [];
+  }
+  return scored.sort((a, b) => a.score - b.score || a.name.localeCompare(b.name)).map((s) => s.name);
+}
+
+/** A distance (lower is closer) when `name` plausibly is what `wanted` meant, else null. */
+export function closeness(wanted: string, name: string): number | null {
+  const a = wanted.toLowerCase();
+  const b = name.toLowerCase();
+  if (a === b) return 0;
+  const stem = (s: string) => s.replace(/\.[^.]*$/, "");
+  if (stem(a) !== "" && stem(a) === stem(b)) return 1;
+  const distance = editDistance(a, b);
+  const allowed = Math.max(1, Math.floor(Math.max(a.length, b.length) / 4));
+  if (distance <= allowed) return 1 + distance;
+  if (a.length >= 4 && (b.startsWith(a) || a.startsWith(b))) return 2 + Math.abs(a.length - b.length);
+  return null;
+}
+
+/** Damerau-Levenshtein (optimal string alignment) distance. */
+export function editDistance(a: string, b: string): number {
+  const rows: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i]);
+  for (let j = 1; j <= b.length; j++) rows[0][j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        best = Math.min(best, rows[i - 2][j - 2] + 1);
+      }
+      rows[i][j] = best;
+    }
+  }
+  return rows[a.length][b.length];
+}
+
+async function sameNameAnywhere(
+  rg: Ripgrep,
+  root: string,
+  name: string,
+  options: SuggestOptions,
+): Promise<string[]> {
+  if (name === "" || /[*?[\]{}]/.test(name)) return [];
+  const hits: string[] = [];
+  const { run, paths } = listFiles(rg, { cwd: root, globs: [`**/${name}`], signal: options.signal });
+  for await (const relative of paths) {
+    hits.push(platform.path.join(root, relative));
+    if (hits.length >= 20) break;
+  }
+  await run.exit;
+  // Shallowest first: `src/a.ts` is a likelier meaning of `a.ts` than `vendor/x/y/a.ts`.
+  return hits.sort((a, b) => a.split(/[/\\]/).length - b.split(/[/\\]/).length || a.localeCompare(b));
+}
+
+async function isFolder(path: string): Promise<boolean> {
+  try {
+    return (await Deno.stat(path)).isDirectory;
+  } catch {
+    return false;
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
