@@ -23,7 +23,7 @@ export function createTools(deps: EditDeps): ToolDefinition[] {
       })).min(1).max(100),
       dry_run: z.boolean().optional().describe("Return the diff, write nothing"),
       expected_sha256: z.string().optional().describe(
-        "Refuse unless the file still has this SHA-256 (sha256_after of a prior edit)",
+        "Refuse unless the file still has this SHA-256 (from fs_read or sha256_after)",
       ),
     },
     annotations: WRITES,
