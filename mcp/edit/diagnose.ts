@@ -41,8 +41,11 @@ export function diagnoseNoMatch(input: NoMatchInput): string {
     const found = at >= 0 ? `; without them it matches line ${lines.lineOf(at)}` : "";
     return `: every line of old_text starts with a line-number prefix such as "${example}" copied from read output${found}; remove the prefixes and retry`;
   }
+  const replacementChar = old.includes("\uFFFD")
+    ? " old_text contains U+FFFD (\uFFFD), which readers show for such bytes: end old_text before it and start after it."
+    : "";
   const invalid = input.invalidLine > 0
-    ? ` The file has bytes that are not valid UTF-8 (first on line ${input.invalidLine}); old_text cannot match across them.`
+    ? ` The file has bytes that are not valid UTF-8 (first on line ${input.invalidLine}); old_text cannot match across them.${replacementChar}`
     : "";
   const start = closestStart(lines, oldLines);
   if (start === 0) {

@@ -107,6 +107,15 @@ Deno.test("old_text cannot match across an undecodable byte: no_match says so wi
   assert.match(failure.text, /not valid UTF-8 \(first on line 2\)/);
 });
 
+Deno.test("old_text with U+FFFD copied from a reader's display of a bad byte gets a specific hint", async () => {
+  await using f = await editFixture({ "latin1.txt": bytesOf("caf", [0xe9], " au lait\n") });
+  const failure = await f.fail("edit_file", {
+    path: "latin1.txt",
+    edits: [{ old_text: "caf\uFFFD au lait", new_text: "tea" }],
+  });
+  assert.match(failure.text, /old_text contains U\+FFFD .*: end old_text before it and start after it/);
+});
+
 Deno.test("UTF-16 files are refused as unsupported_encoding", async () => {
   await using f = await editFixture({ "u16.txt": bytesOf([0xff, 0xfe], [0x61, 0, 0x0a, 0]) });
   const failure = await f.fail("edit_file", { path: "u16.txt", edits: [{ old_text: "a", new_text: "b" }] });
