@@ -6,7 +6,14 @@ import { editError } from "./errors.ts";
 import { hasLoneSurrogate } from "./decode.ts";
 import { type EditRequest, planEdits } from "./plan.ts";
 import { renderEditReport } from "./report.ts";
-import { notFoundError, readTarget, resolveTarget, type Target, writeTarget } from "./file_access.ts";
+import {
+  notFoundError,
+  readTarget,
+  resolvePath,
+  statTarget,
+  type Target,
+  writeTarget,
+} from "./file_access.ts";
 import type { KeyedLock } from "./locks.ts";
 import { decodeFile } from "./decode.ts";
 import { numberedHunks, unifiedDiff } from "./hunk_text.ts";
@@ -33,8 +40,9 @@ const ACTION = "Cannot edit";
 /** Runs one edit_file call and returns the text for the model. */
 export async function editFile(deps: EditDeps, input: EditFileInput): Promise<string> {
   validateRequest(input);
-  const target = await resolveTarget(deps.workspace, input.path, ACTION);
-  return await deps.locks.run(target.real, async () => {
+  const path = await resolvePath(deps.workspace, input.path, ACTION);
+  return await deps.locks.run(path.real, async () => {
+    const target = await statTarget(path, ACTION);
     const create = input.edits.length === 1 && input.edits[0].old_text === "";
     if (!target.info) {
       if (!create) throw await notFoundError(target, ACTION, `Use old_text "" to create it.`);
@@ -45,7 +53,6 @@ export async function editFile(deps: EditDeps, input: EditFileInput): Promise<st
     checkExpected(input.expected_sha256, before, target.display);
     if (create) {
       decodeFile(bytes, target.display); // encoding and binary checks come before "exists"
-
       if (bytes.length > 0) {
         throw editError(
           "file_exists",

@@ -4,7 +4,7 @@ import { formatCount } from "../../lib/text/format.ts";
 import { editError } from "./errors.ts";
 import { hasLoneSurrogate } from "./decode.ts";
 import { checkExpected, type EditDeps, normalizeHash } from "./edit_file.ts";
-import { readTarget, resolveTarget, writeTarget } from "./file_access.ts";
+import { readTarget, resolvePath, statTarget, writeTarget } from "./file_access.ts";
 
 /** The validated arguments of edit_write. */
 export interface EditWriteInput {
@@ -24,8 +24,9 @@ export async function editWrite(deps: EditDeps, input: EditWriteInput): Promise<
   if (input.expected_sha256 !== undefined && !/^[0-9a-f]{64}$/.test(normalizeHash(input.expected_sha256))) {
     throw editError("invalid_request", `${ACTION} "${input.path}": expected_sha256 must be 64 hex digits`);
   }
-  const target = await resolveTarget(deps.workspace, input.path, ACTION);
-  return await deps.locks.run(target.real, async () => {
+  const path = await resolvePath(deps.workspace, input.path, ACTION);
+  return await deps.locks.run(path.real, async () => {
+    const target = await statTarget(path, ACTION);
     const data = new TextEncoder().encode(input.content);
     const after = await sha256Hex(data);
     let verb = "Created";

@@ -11,15 +11,19 @@ import { formatCount } from "../../lib/text/format.ts";
 import { editError } from "./errors.ts";
 import { similarNames } from "./suggest.ts";
 
-/** A resolved path: its real location, how it is shown, and its stat (null when it does not exist). */
-export interface Target {
+/** A resolved path: its real location and how it is shown. */
+export interface ResolvedPath {
   real: string;
   display: string;
+}
+
+/** A resolved path with its stat (null when it does not exist), taken under the file's lock. */
+export interface Target extends ResolvedPath {
   info: Deno.FileInfo | null;
 }
 
-/** Resolves `path` inside the workspace and stats it. */
-export async function resolveTarget(workspace: Workspace, path: string, action: string): Promise<Target> {
+/** Resolves `path` inside the workspace. */
+export async function resolvePath(workspace: Workspace, path: string, action: string): Promise<ResolvedPath> {
   let real: string;
   try {
     real = await workspace.resolveInside(path);
@@ -34,12 +38,16 @@ export async function resolveTarget(workspace: Workspace, path: string, action: 
     if (error instanceof ToolError) throw editError("invalid_request", error.message);
     throw ioError(error, `${action} "${path}"`);
   }
-  const display = workspace.display(real);
+  return { real, display: workspace.display(real) };
+}
+
+/** Stats a resolved path; call it under the file's lock so the answer still holds when writing. */
+export async function statTarget(path: ResolvedPath, action: string): Promise<Target> {
   try {
-    return { real, display, info: await Deno.stat(real) };
+    return { ...path, info: await Deno.stat(path.real) };
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return { real, display, info: null };
-    throw ioError(error, `${action} "${display}"`);
+    if (error instanceof Deno.errors.NotFound) return { ...path, info: null };
+    throw ioError(error, `${action} "${path.display}"`);
   }
 }
 

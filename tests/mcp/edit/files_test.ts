@@ -314,3 +314,16 @@ Deno.test("concurrent edits of one file are serialised: both apply", async () =>
   assert.equal(two.isError, undefined);
   assert.equal(await f.read("c.txt"), "A\nB\n");
 });
+
+Deno.test("two concurrent creates of one new file: one creates it, the other is file_exists", async () => {
+  await using f = await editFixture();
+  const results = await Promise.all(
+    ["first\n", "second\n"].map((text) =>
+      f.call("edit_file", { path: "new.txt", edits: [{ old_text: "", new_text: text }] })
+    ),
+  );
+  assert.deepEqual(results.map((r) => r.isError === true).sort(), [false, true]);
+  const loser = results.find((r) => r.isError)!;
+  assert.equal((loser._meta as { kind: string }).kind, "file_exists");
+  assert.ok(["first\n", "second\n"].includes(await f.read("new.txt")));
+});
