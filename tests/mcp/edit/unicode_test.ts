@@ -139,3 +139,18 @@ Deno.test("full-width and compatibility forms fold via NFKC", async () => {
   await f.edit("w.txt", [{ old_text: "ABC total", new_text: "ABC sum" }]);
   assert.equal(await f.read("w.txt"), "ＡＢＣ sum\n");
 });
+
+Deno.test("look-alikes in old_text (dash, zero-width, NFD, ligature) match plain file text; unchanged text stays plain", async () => {
+  await using f = await editFixture({ "p.txt": "a-b cafe fine value\n" });
+  await f.edit("p.txt", [{
+    old_text: "a—b ca\u200Bfe \uFB01ne value",
+    new_text: "a—b ca\u200Bfe \uFB01ne price",
+  }]);
+  assert.equal(await f.read("p.txt"), "a-b cafe fine price\n");
+});
+
+Deno.test("NFD old_text matches an NFC file", async () => {
+  await using f = await editFixture({ "n.txt": "café au lait\n" });
+  await f.edit("n.txt", [{ old_text: "cafe\u0301 au lait", new_text: "cafe\u0301 au chocolat" }]);
+  assert.equal(await f.read("n.txt"), "café au chocolat\n");
+});
