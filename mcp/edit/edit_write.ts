@@ -30,6 +30,7 @@ export async function editWrite(deps: EditDeps, input: EditWriteInput): Promise<
     const data = new TextEncoder().encode(input.content);
     const after = await sha256Hex(data);
     let verb = "Created";
+    const notes: string[] = [];
     if (target.info) {
       if (target.info.isDirectory) {
         throw editError("is_directory", `${ACTION} "${target.display}": it is a folder; give a file path`);
@@ -48,6 +49,7 @@ export async function editWrite(deps: EditDeps, input: EditWriteInput): Promise<
         );
       }
       verb = "Replaced";
+      if (target.info.size > 0) notes.push(...await conventionNotes(target.real, input.content));
     } else if (input.expected_sha256 !== undefined) {
       throw editError(
         "stale",
@@ -57,11 +59,38 @@ export async function editWrite(deps: EditDeps, input: EditWriteInput): Promise<
     const write = await writeTarget(target, data, ACTION);
     const text = input.content.replaceAll("\r\n", "\n");
     const lines = text === "" ? 0 : text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
-    const note = write === "in_place"
-      ? "; written in place (the file has hard links or its folder is read-only)"
-      : "";
-    return `${verb} ${target.display}: ${formatCount(data.length)} bytes, ${formatCount(lines)} ${
-      lines === 1 ? "line" : "lines"
-    }${note}\nsha256_after: ${after}`;
+    if (write === "in_place") {
+      notes.push("written in place (the file has hard links or its folder is read-only)");
+    }
+    const size = `${formatCount(data.length)} bytes, ${formatCount(lines)} ${lines === 1 ? "line" : "lines"}`;
+    return `${verb} ${target.display}: ${size}${
+      notes.map((note) => `\nnote: ${note}`).join("")
+    }\nsha256_after: ${after}`;
   });
+}
+
+/**
+ * What the replaced file did that the new content does not (CRLF, a BOM), judged from its first 64 KB, so
+ * the model notices a convention it may have dropped by accident.
+ */
+async function conventionNotes(real: string, content: string): Promise<string[]> {
+  const head = new Uint8Array(64 * 1024);
+  let length = 0;
+  try {
+    using file = await Deno.open(real, { read: true });
+    length = (await file.read(head)) ?? 0;
+  } catch {
+    return [];
+  }
+  // ignoreBOM keeps a leading U+FEFF in the text, which is what is looked for.
+  const old = new TextDecoder("utf-8", { ignoreBOM: true }).decode(head.subarray(0, length));
+  const notes: string[] = [];
+  const oldCrlf = old.includes("\r\n");
+  if (oldCrlf && content.includes("\n") && !content.includes("\r\n")) {
+    notes.push("the replaced file used CRLF line endings; the content was written with LF as given");
+  }
+  if (old.startsWith("\uFEFF") && !content.startsWith("\uFEFF")) {
+    notes.push("the replaced file started with a UTF-8 BOM; the content was written without one");
+  }
+  return notes;
 }

@@ -85,3 +85,18 @@ Deno.test("edit_write with identical content and its hash reports it unchanged",
     /^Unchanged a\.txt: it already has this content/,
   );
 });
+
+Deno.test("edit_write notes when the replaced file's CRLF or BOM is dropped", async () => {
+  await using f = await editFixture({ "w.txt": "\uFEFFa\r\nb\r\n" });
+  const result = await f.call("edit_write", { path: "w.txt", content: "a\nb\n", overwrite: true });
+  const text = (result.content[0] as { text: string }).text;
+  assert.match(
+    text,
+    /\nnote: the replaced file used CRLF line endings; the content was written with LF as given\n/,
+  );
+  assert.match(
+    text,
+    /\nnote: the replaced file started with a UTF-8 BOM; the content was written without one\n/,
+  );
+  assert.equal(await f.read("w.txt"), "a\nb\n");
+});
