@@ -5,6 +5,7 @@
  */
 import { type DecodedText, decodeFile, encodeText } from "./decode.ts";
 import { editError } from "./errors.ts";
+import { capText } from "../../lib/text/cap.ts";
 import {
   lineBreakAt,
   LineIndex,
@@ -21,6 +22,8 @@ import type { Tier } from "./normalize.ts";
 import type { ChangeSpan } from "./hunks.ts";
 
 export type { EditRequest };
+
+const MAX_ERROR_CHARS = 12_000;
 
 /** How one edit was applied. */
 export interface EditOutcome {
@@ -167,5 +170,6 @@ function failureError(failures: Failure[], displayPath: string) {
   const intro = failures.length === 1
     ? `Cannot edit "${displayPath}": `
     : `Cannot edit "${displayPath}": ${failures.length} edits failed, nothing was changed\n`;
-  return editError(first.kind, intro + failures.map((f) => f.message).join("\n"));
+  // Up to 100 failing edits with their closest blocks: keep the answer readable, say what was cut.
+  return editError(first.kind, capText(intro + failures.map((f) => f.message).join("\n"), MAX_ERROR_CHARS));
 }

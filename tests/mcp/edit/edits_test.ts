@@ -203,3 +203,17 @@ Deno.test("large changes are capped per hunk with a count of what was left out",
   const text = await f.edit("big.txt", [{ old_text: before, new_text: before.replaceAll("line", "row") }]);
   assert.match(text, /… 70 more changed lines/);
 });
+
+Deno.test("many failing edits give one capped answer that says what was cut", async () => {
+  const content = Array.from({ length: 200 }, (_, i) => `    value_${i} = compute(${i})`).join("\n") + "\n";
+  await using f = await editFixture({ "m.py": content });
+  const edits = Array.from({ length: 100 }, (_, i) => ({
+    old_text: Array.from({ length: 8 }, (_, k) => `value_${i + k} = compute(${i + k})`).join("\n"),
+    new_text: "x",
+  }));
+  const failure = await f.fail("edit_file", { path: "m.py", edits });
+  assert.ok(failure.text.length < 13_000, `${failure.text.length} characters`);
+  assert.match(failure.text, /100 edits failed, nothing was changed/);
+  assert.match(failure.text, /\[\.\.\. [\d,]+ bytes \/ [\d,]+ lines cut \.\.\.\]/);
+  assert.match(failure.text, /edit 99: old_text not found/);
+});
