@@ -6,6 +6,7 @@
 import { FILE_HEADERS_ONLY, formatPatch, type StructuredPatchHunk } from "diff";
 import type { LineIndex } from "./line_endings.ts";
 import { buildHunks, type ChangeSpan } from "./hunks.ts";
+import { formatCount } from "../../lib/text/format.ts";
 
 /** Limits of {@link numberedHunks}. */
 export interface HunkLimits {
@@ -56,7 +57,7 @@ export function numberedHunks(
       out.push(`${op.mark} ${String(number).padStart(width)} | ${cut(text, lineChars)}`);
     }
   }
-  if (hidden) out.push(`… ${hidden} more changed lines`);
+  if (hidden) out.push(`… ${formatCount(hidden)} more changed lines`);
   return { text: out.join("\n"), added, removed };
 }
 

@@ -144,5 +144,5 @@ Deno.test("hunks stay linear: 10,000 replacements on consecutive lines are cappe
   const hunks = numberedHunks(plan.before, plan.after, plan.spans);
   assert.equal(hunks.added, 10_000);
   assert.equal(hunks.removed, 10_000);
-  assert.match(hunks.text, /… 19970 more changed lines$/);
+  assert.match(hunks.text, /… 19,970 more changed lines$/);
 });
