@@ -9,6 +9,8 @@ import { basename, dirname, join } from "node:path";
 export interface AtomicWriteOptions {
   /** Permission bits of the result; default: the replaced file's, or 0o666 minus umask for a new file. */
   mode?: number;
+  /** Modification time to give the result (the notes server stamps a note's `updated` on its file). */
+  mtime?: Date;
 }
 
 /**
@@ -37,6 +39,7 @@ export async function atomicWrite(
       file.close();
     }
     if (mode !== undefined) await chmodIfSupported(temp, mode & 0o7777);
+    if (options.mtime) await Deno.utime(temp, options.mtime, options.mtime);
     if (typeof previous?.uid === "number" && typeof previous.gid === "number") {
       // Keeping the owner needs privileges we usually lack; the content matters more, so a failure is fine.
       await Deno.chown(temp, previous.uid, previous.gid).catch(() => {});

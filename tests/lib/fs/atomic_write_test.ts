@@ -51,3 +51,10 @@ Deno.test("atomicWrite writes large data completely", async () => {
   await atomicWrite(ws.join("big.bin"), data);
   assert.deepEqual(await Deno.readFile(ws.join("big.bin")), data);
 });
+
+Deno.test("atomicWrite stamps the given mtime on the result", async () => {
+  await using ws = await tempWorkspace();
+  const mtime = new Date("2024-05-06T07:08:09Z");
+  await atomicWrite(ws.join("note.md"), bytes("x"), { mtime });
+  assert.equal((await Deno.stat(ws.join("note.md"))).mtime?.getTime(), mtime.getTime());
+});
