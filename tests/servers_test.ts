@@ -68,7 +68,7 @@ Deno.test("the Continue block examples in .continue/mcpServers match every serve
   }
 });
 
-Deno.test("deno.json has a compile:<name> task per server with exactly its permissions", () => {
+Deno.test("deno.json has a compile:<name> task per server with exactly its permissions and embedded files", () => {
   const tasks = denoJson.tasks as Record<string, string>;
   for (const server of servers) {
     const task = tasks[`compile:${server.name}`];
@@ -78,6 +78,12 @@ Deno.test("deno.json has a compile:<name> task per server with exactly its permi
       flags,
       server.permissions,
       `compile:${server.name} flags differ from mcp/${server.name}/server.json`,
+    );
+    const includes = [...task.matchAll(/--include (\S+)/g)].map((match) => match[1]);
+    assert.deepEqual(
+      includes,
+      server.include ?? [],
+      `compile:${server.name} must embed the files server.json lists`,
     );
     assert.match(
       task,

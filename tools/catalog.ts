@@ -11,6 +11,8 @@ export interface ServerEntry {
   summary: string;
   /** Exactly the `--allow-*` flags the server needs: its capability list. */
   permissions: string[];
+  /** Data files read at run time, which `deno compile` must embed (`--include`). */
+  include?: string[];
   /** A harmless call doctor makes to prove the server works. */
   smoke?: { tool: string; arguments?: Record<string, unknown> };
 }

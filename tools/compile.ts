@@ -13,6 +13,7 @@ export function compileArgs(server: ServerEntry, options: { output: string; targ
     "compile",
     "--no-prompt",
     ...server.permissions,
+    ...(server.include ?? []).flatMap((file) => ["--include", file]),
     ...(options.target ? ["--target", options.target] : []),
     "--output",
     options.output,

@@ -1,5 +1,6 @@
 /** External programs the servers use, as doctor reports them. */
 import { locateRipgrep, RIPGREP_HINT } from "../lib/ripgrep/locate.ts";
+import { findBackend, INSTALL_HINT } from "../mcp/sql/backend.ts";
 
 /** One external program and whether it was found. */
 export interface External {
@@ -21,5 +22,20 @@ export async function findExternals(): Promise<External[]> {
       required: true,
       detail: rg ? `${rg.version} (${rg.source}) ${rg.path}` : `not found: ${RIPGREP_HINT}`,
     },
+    await sqlBackend(),
   ];
+}
+
+/** sqruff or sqlfluff, as the sql server would pick it; optional: without one only sql-mcp is limited. */
+async function sqlBackend(): Promise<External> {
+  const base = { name: "sql backend", required: false };
+  try {
+    const backend = await findBackend(Deno.env.toObject());
+    if (backend) {
+      return { ...base, found: true, detail: `${backend.kind} ${backend.version} ${backend.path}` };
+    }
+    return { ...base, found: false, detail: `none found: ${INSTALL_HINT}` };
+  } catch (error) {
+    return { ...base, found: false, detail: error instanceof Error ? error.message : String(error) };
+  }
 }

@@ -18,8 +18,15 @@ export type ErrorCode = typeof ERROR_CODES[number];
 /** An expected failure of a tool: rendered as an `isError` result whose text starts with the code. */
 export class ToolError extends Error {
   override readonly name = "ToolError";
-  constructor(readonly code: ErrorCode, message: string, options?: ErrorOptions) {
+  /** Extra machine-readable fields merged into the result's `_meta` (e.g. a server-specific `kind`). */
+  readonly meta?: Record<string, unknown>;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    options?: ErrorOptions & { meta?: Record<string, unknown> },
+  ) {
     super(message, options);
+    this.meta = options?.meta;
   }
 }
 

@@ -31,7 +31,7 @@ export function renderError(error: unknown, toolName?: string): CallToolResult {
   return {
     isError: true,
     content: [{ type: "text", text: `Error [${toolError.code}]: ${toolError.message}` }],
-    _meta: { code: toolError.code },
+    _meta: { ...toolError.meta, code: toolError.code },
   };
 }
 

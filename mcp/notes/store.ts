@@ -3,6 +3,7 @@
  * markdown file `<slug>.md` written atomically. The server owns the front matter; the body is the caller's.
  * @module
  */
+import { atomicWrite } from "../../lib/fs/atomic_write.ts";
 import { ToolError } from "../../lib/mcp/errors.ts";
 import { formatCount } from "../../lib/text/format.ts";
 import { platform, toSlashes } from "../../lib/platform/mod.ts";
@@ -150,7 +151,7 @@ export class NoteStore {
         );
       }
       await Deno.mkdir(dir, { recursive: true });
-      await writeFileAtomic(path, bytes, { mtime: new Date(updatedMs) });
+      await atomicWrite(path, bytes, { mtime: new Date(updatedMs) });
       const action = !existing ? "created" : request.mode === "append" ? "appended" : "replaced";
       return { slug, path: relativeTo(root, path), action, updated, size: bytes.length };
     });
@@ -209,27 +210,6 @@ export class NoteStore {
     } finally {
       if (this.#queues.get(path) === settled) this.#queues.delete(path);
     }
-  }
-}
-
-/**
- * Writes `data` to a temp file next to `path`, then renames it over `path`: readers see the old file or
- * the new one, never half of one. The temp file is removed when anything fails.
- */
-export async function writeFileAtomic(
-  path: string,
-  data: Uint8Array,
-  options: { mtime?: Date } = {},
-): Promise<void> {
-  const { dir, base } = platform.path.parse(path);
-  const temp = platform.path.join(dir, `.${base}.${crypto.randomUUID().slice(0, 8)}.tmp`);
-  try {
-    await Deno.writeFile(temp, data, { createNew: true });
-    if (options.mtime) await Deno.utime(temp, options.mtime, options.mtime);
-    await Deno.rename(temp, path);
-  } catch (error) {
-    await Deno.remove(temp).catch(() => {});
-    throw error;
   }
 }
 

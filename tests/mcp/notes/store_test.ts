@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { MAX_NOTE_BYTES, NoteStore, writeFileAtomic } from "../../../mcp/notes/store.ts";
+import { MAX_NOTE_BYTES, NoteStore } from "../../../mcp/notes/store.ts";
 import { parseNote } from "../../../mcp/notes/front_matter.ts";
 import { ToolError } from "../../../lib/mcp/errors.ts";
 import { type TempWorkspace, tempWorkspace } from "../../_support/workspace.ts";
@@ -226,18 +226,6 @@ Deno.test("symlinked notes and a notes folder linking outside the repo are refus
   const linked = new NoteStore({ locateRoot: () => Promise.resolve(ws.join("other")) });
   await assert.rejects(linked.write({ slug: "a", body: "x" }), isCode("permission_denied"));
   assert.deepEqual(await Array.fromAsync(Deno.readDir(outside.join("notes"))), []);
-});
-
-Deno.test("writeFileAtomic replaces whole files and leaves no temp file when it fails", async () => {
-  await using ws = await tempWorkspace({ "a.md": "old", "dir.md/child": "x" });
-  await writeFileAtomic(ws.join("a.md"), new TextEncoder().encode("new"));
-  assert.equal(await Deno.readTextFile(ws.join("a.md")), "new");
-  // Renaming a file over a non-empty folder fails after the temp file was written.
-  await assert.rejects(writeFileAtomic(ws.join("dir.md"), new TextEncoder().encode("x")));
-  assert.deepEqual((await Array.fromAsync(Deno.readDir(ws.path))).map((e) => e.name).sort(), [
-    "a.md",
-    "dir.md",
-  ]);
 });
 
 Deno.test("two stores writing different notes at the same moment keep both", async () => {

@@ -1,0 +1,141 @@
+/**
+ * The edit server's disk side: resolve a path inside the workspace, read it with the spec's checks,
+ * write it back atomically (or in place for hard links and unwritable folders).
+ * @module
+ */
+import { basename, dirname } from "node:path";
+import { ToolError } from "../../lib/mcp/errors.ts";
+import type { Workspace } from "../../lib/workspace/workspace.ts";
+import { atomicWrite } from "../../lib/fs/atomic_write.ts";
+import { formatCount } from "../../lib/text/format.ts";
+import { editError } from "./errors.ts";
+import { similarNames } from "./suggest.ts";
+
+/** A resolved path: its real location and how it is shown. */
+export interface ResolvedPath {
+  real: string;
+  display: string;
+}
+
+/** A resolved path with its stat (null when it does not exist), taken under the file's lock. */
+export interface Target extends ResolvedPath {
+  info: Deno.FileInfo | null;
+}
+
+/** Resolves `path` inside the workspace. */
+export async function resolvePath(workspace: Workspace, path: string, action: string): Promise<ResolvedPath> {
+  let real: string;
+  try {
+    real = await workspace.resolveInside(path);
+  } catch (error) {
+    if (error instanceof ToolError && error.code === "outside_workspace") {
+      const roots = workspace.roots.join(", ");
+      throw editError(
+        "outside_workspace",
+        `${action} "${path}": it resolves outside the workspace (${roots}); use a path inside it`,
+      );
+    }
+    if (error instanceof ToolError) throw editError("invalid_request", error.message);
+    throw ioError(error, `${action} "${path}"`);
+  }
+  return { real, display: workspace.display(real) };
+}
+
+/** Stats a resolved path; call it under the file's lock so the answer still holds when writing. */
+export async function statTarget(path: ResolvedPath, action: string): Promise<Target> {
+  try {
+    return { ...path, info: await Deno.stat(path.real) };
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return { ...path, info: null };
+    throw ioError(error, `${action} "${path.display}"`);
+  }
+}
+
+/** The `not_found` error for a missing file, with similar names from its folder. */
+export async function notFoundError(target: Target, action: string, hint: string): Promise<ToolError> {
+  const names: string[] = [];
+  try {
+    for await (const entry of Deno.readDir(dirname(target.real))) names.push(entry.name);
+  } catch {
+    // No folder, no suggestions.
+  }
+  const similar = similarNames(basename(target.real), names);
+  const folder = dirname(target.display);
+  const shown = similar.map((name) => `"${folder === "." ? name : `${folder}/${name}`}"`);
+  const suggestion = shown.length ? `; did you mean ${shown.join(" or ")}?` : "";
+  return editError(
+    "not_found",
+    `${action} "${target.display}": no such file${suggestion}${hint ? ` ${hint}` : ""}`,
+  );
+}
+
+/** Reads an existing target after the folder, permission and size checks. */
+export async function readTarget(target: Target, maxBytes: number, action: string): Promise<Uint8Array> {
+  const info = target.info!;
+  if (info.isDirectory) {
+    throw editError("is_directory", `${action} "${target.display}": it is a folder; give a file path`);
+  }
+  if (info.size > maxBytes) {
+    throw editError(
+      "too_large",
+      `${action} "${target.display}": it has ${formatCount(info.size)} bytes, above the ${
+        formatCount(maxBytes)
+      }-byte limit`,
+    );
+  }
+  try {
+    return await Deno.readFile(target.real);
+  } catch (error) {
+    throw ioError(error, `${action} "${target.display}"`);
+  }
+}
+
+/** How a file was written. */
+export type WriteMethod = "rename" | "in_place";
+
+/**
+ * Writes `data` to the target: temp file + rename keeping the mode, or in place when the file has other
+ * hard links (a rename would split them) or its folder does not let us create the temp file.
+ */
+export async function writeTarget(target: Target, data: Uint8Array, action: string): Promise<WriteMethod> {
+  try {
+    if (!target.info) await Deno.mkdir(dirname(target.real), { recursive: true });
+    // A rename would replace even a read-only file; respect the file's own permission like an editor does.
+    else (await Deno.open(target.real, { write: true })).close();
+    if (target.info && target.info.nlink !== null && target.info.nlink > 1) {
+      await Deno.writeFile(target.real, data);
+      return "in_place";
+    }
+    try {
+      await atomicWrite(target.real, data);
+      return "rename";
+    } catch (error) {
+      if (!(error instanceof Deno.errors.PermissionDenied) || !target.info) throw error;
+      await Deno.writeFile(target.real, data);
+      return "in_place";
+    }
+  } catch (error) {
+    throw ioError(error, `${action} "${target.display}"`);
+  }
+}
+
+/** Maps a filesystem error onto the spec's kinds, keeping the OS's code in the message. */
+export function ioError(error: unknown, action: string): ToolError {
+  if (error instanceof ToolError) return error;
+  const code = (error as { code?: string })?.code;
+  const detail = code ? ` (${code})` : "";
+  if (error instanceof Deno.errors.PermissionDenied || error instanceof Deno.errors.NotCapable) {
+    return editError("permission_denied", `${action}: permission denied${detail}`);
+  }
+  if (error instanceof Deno.errors.IsADirectory) {
+    return editError("is_directory", `${action}: it is a folder${detail}`);
+  }
+  if (error instanceof Deno.errors.NotFound) {
+    return editError("not_found", `${action}: no such file${detail}`);
+  }
+  if (error instanceof Deno.errors.NotADirectory) {
+    return editError("io_error", `${action}: a part of the path is a file, not a folder${detail}`);
+  }
+  const reason = error instanceof Error ? error.message : String(error);
+  return editError("io_error", `${action}: ${reason}`);
+}

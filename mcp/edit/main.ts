@@ -1,0 +1,12 @@
+/**
+ * edit-mcp: exact-then-fuzzy text edits and atomic whole-file writes, replacing the built-in Edit/Create tools.
+ * Permissions: --allow-read and --allow-write (workspace files), --allow-env (MCP_WORKSPACE, MCP_ALLOW_DIRS,
+ * EDIT_MAX_BYTES).
+ * @module
+ */
+import { serveStdio } from "../../lib/mcp/serve.ts";
+import { Workspace } from "../../lib/workspace/workspace.ts";
+import { createServer } from "./server.ts";
+
+const maxBytes = Number(Deno.env.get("EDIT_MAX_BYTES")) || undefined;
+await serveStdio(createServer({ workspace: Workspace.fromEnv(), maxBytes }));

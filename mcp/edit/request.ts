@@ -1,0 +1,76 @@
+/**
+ * Repairs the argument shapes models often send to edit_file before validation: top-level
+ * old_text/new_text, `edits` as a JSON string or a single object, camelCase keys.
+ * @module
+ */
+
+const TOP_ALIASES: Record<string, string> = {
+  filePath: "path",
+  "file_path": "path",
+  dryRun: "dry_run",
+  expectedSha256: "expected_sha256",
+};
+
+const EDIT_ALIASES: Record<string, string> = {
+  oldText: "old_text",
+  newText: "new_text",
+  replaceAll: "replace_all",
+  expectedCount: "expected_count",
+  // The names other edit tools use, so a model trained on them is understood too.
+  "old_string": "old_text",
+  "new_string": "new_text",
+  oldString: "old_text",
+  newString: "new_text",
+};
+
+const EDIT_KEYS = ["old_text", "new_text", "replace_all", "expected_count"];
+
+/** Returns the arguments in the advertised shape where the intent is clear; other input is left as is. */
+export function normalizeEditArguments(args: unknown): unknown {
+  if (typeof args !== "object" || args === null || Array.isArray(args)) return args;
+  const out = renameKeys(args as Record<string, unknown>, { ...TOP_ALIASES, ...EDIT_ALIASES });
+  let edits = out.edits;
+  if (typeof edits === "string") {
+    try {
+      edits = JSON.parse(edits);
+    } catch {
+      // Left for validation to report.
+    }
+  }
+  if (edits !== null && typeof edits === "object" && !Array.isArray(edits)) edits = [edits];
+  if (edits === undefined && "old_text" in out) {
+    edits = [Object.fromEntries(EDIT_KEYS.filter((key) => key in out).map((key) => [key, out[key]]))];
+  }
+  if (edits !== undefined) {
+    for (const key of EDIT_KEYS) delete out[key];
+    out.edits = Array.isArray(edits)
+      ? edits.map((edit) =>
+        typeof edit === "object" && edit !== null && !Array.isArray(edit)
+          ? coerceEdit(renameKeys(edit as Record<string, unknown>, EDIT_ALIASES))
+          : edit
+      )
+      : edits;
+  }
+  return out;
+}
+
+function renameKeys(
+  value: Record<string, unknown>,
+  aliases: Record<string, string>,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    const name = aliases[key] ?? key;
+    if (!(name in out) || key === name) out[name] = item;
+  }
+  return out;
+}
+
+/** `"true"` and `"3"` inside an edit, as the top-level arguments get them repaired too. */
+function coerceEdit(edit: Record<string, unknown>): Record<string, unknown> {
+  const replaceAll = edit.replace_all;
+  if (replaceAll === "true" || replaceAll === "false") edit.replace_all = replaceAll === "true";
+  const count = edit.expected_count;
+  if (typeof count === "string" && /^\s*\d+\s*$/.test(count)) edit.expected_count = Number(count);
+  return edit;
+}

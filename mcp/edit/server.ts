@@ -1,0 +1,31 @@
+/** The edit server: exact-then-fuzzy edits and atomic whole-file writes inside the workspace. */
+import { createMcpServer, type McpServerHandle } from "../../lib/mcp/server.ts";
+import type { Workspace } from "../../lib/workspace/workspace.ts";
+import { createTools } from "./tools.ts";
+import { KeyedLock } from "./locks.ts";
+
+/** Default size limit of files edit_file and edit_write read: 64 MiB. */
+export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
+
+/** What the edit server needs. */
+export interface EditServerOptions {
+  workspace: Workspace;
+  /** Files above this size are refused; default 64 MiB. */
+  maxBytes?: number;
+}
+
+/** Builds the edit server; no I/O until it is connected. */
+export function createServer(options: EditServerOptions): McpServerHandle {
+  return createMcpServer({
+    name: "edit",
+    instructions:
+      "Edit files in place: edit_file replaces exact text (tolerating trailing spaces and look-alike quotes, dashes, " +
+      "spaces), edit_write writes whole files. Both write atomically.",
+    tools: createTools({
+      workspace: options.workspace,
+      locks: new KeyedLock(),
+      maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES,
+    }),
+    workspace: options.workspace,
+  });
+}

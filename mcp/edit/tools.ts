@@ -1,0 +1,46 @@
+/** The edit server's tool table: edit_file (exact-then-fuzzy replacements) and edit_write (whole file). */
+import { z } from "zod";
+import { defineTool, type ToolDefinition } from "../../lib/mcp/tool.ts";
+import { type EditDeps, editFile } from "./edit_file.ts";
+import { editWrite } from "./edit_write.ts";
+import { normalizeEditArguments } from "./request.ts";
+
+const WRITES = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
+
+/** The tools, closed over their dependencies. */
+export function createTools(deps: EditDeps): ToolDefinition[] {
+  const edit = defineTool({
+    name: "edit_file",
+    description: "Replace text in one file. Each old_text must match exactly once (copy it without line " +
+      'numbers) unless replace_all; all edits apply together or none. old_text "" creates a file.',
+    input: {
+      path: z.string(),
+      edits: z.array(z.object({
+        old_text: z.string(),
+        new_text: z.string(),
+        replace_all: z.boolean().optional(),
+        expected_count: z.number().optional().describe("With replace_all: occurrences that must be found"),
+      })).min(1).max(100),
+      dry_run: z.boolean().optional().describe("Return the diff, write nothing"),
+      expected_sha256: z.string().optional().describe(
+        "Refuse unless the file still has this SHA-256 (from fs_read or sha256_after)",
+      ),
+    },
+    annotations: WRITES,
+    run: (input) => editFile(deps, input),
+  });
+  const write = defineTool({
+    name: "edit_write",
+    description:
+      "Write a whole file atomically, creating folders. Replacing a non-empty file needs overwrite or expected_sha256.",
+    input: {
+      path: z.string(),
+      content: z.string(),
+      overwrite: z.boolean().optional(),
+      expected_sha256: z.string().optional(),
+    },
+    annotations: WRITES,
+    run: (input) => editWrite(deps, input),
+  });
+  return [{ ...edit, call: (args, context) => edit.call(normalizeEditArguments(args), context) }, write];
+}

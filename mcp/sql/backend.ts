@@ -1,0 +1,150 @@
+/**
+ * Finds the SQL backend: sqruff (Rust, fast) when installed, else sqlfluff (Python, ~1 s per statement).
+ * Order: `SQL_MCP_BACKEND` narrows the kind; `SQRUFF_PATH` / `SQLFLUFF_PATH` beat a PATH lookup.
+ * @module
+ */
+import { platform } from "../../lib/platform/mod.ts";
+
+/** Which CLI formats and lints. */
+export type BackendKind = "sqruff" | "sqlfluff";
+
+/** A backend that answered `--version`. */
+export interface Backend {
+  kind: BackendKind;
+  /** Absolute path of the executable. */
+  path: string;
+  /** `0.40.0`, `1.4.5`. */
+  version: string;
+  /** Major version: sqlfluff 1.x needs the old rule codes. */
+  major: number;
+}
+
+/** The environment variables discovery reads (`PATH`, `SQL_MCP_BACKEND`, `SQRUFF_PATH`, `SQLFLUFF_PATH`). */
+export type BackendEnv = Record<string, string | undefined>;
+
+const KINDS: readonly BackendKind[] = ["sqruff", "sqlfluff"];
+const PATH_VARIABLE: Record<BackendKind, string> = { sqruff: "SQRUFF_PATH", sqlfluff: "SQLFLUFF_PATH" };
+const VERSION_TIMEOUT_MS = 10_000;
+
+/** How to get a backend, for error messages and `deno task doctor`. */
+export const INSTALL_HINT =
+  "install sqruff (`pip install sqruff` or `cargo install sqruff`) or sqlfluff (`pip install sqlfluff`, " +
+  "Debian/Ubuntu `apt install sqlfluff`), or set SQRUFF_PATH / SQLFLUFF_PATH to the executable";
+
+/**
+ * The backend to use, or null when none runs. Explicit paths come first, then `sqruff` and `sqlfluff` on
+ * PATH; a candidate that fails `--version` is skipped. Throws on an invalid `SQL_MCP_BACKEND`.
+ */
+export async function findBackend(
+  env: BackendEnv,
+  options: { signal?: AbortSignal } = {},
+): Promise<Backend | null> {
+  for (const candidate of backendCandidates(env)) {
+    const backend = await probe(candidate.kind, candidate.path, {
+      env: definedEnv(env),
+      signal: options.signal,
+    });
+    if (backend) return backend;
+  }
+  return null;
+}
+
+/** Why no backend was found, naming what was looked for and how to install one. */
+export function missingBackendMessage(env: BackendEnv): string {
+  const forced = forcedKind(env);
+  const kinds = forced ? [forced] : KINDS;
+  const explicit = kinds.filter((kind) => env[PATH_VARIABLE[kind]]).map((kind) =>
+    `${PATH_VARIABLE[kind]}="${env[PATH_VARIABLE[kind]]}" does not run`
+  );
+  const looked = `${kinds.join(" nor ")} found on PATH${forced ? ` (SQL_MCP_BACKEND=${forced})` : ""}`;
+  return `no SQL backend: ${
+    [...explicit, `${forced ? "" : "neither "}${looked}`].join("; ")
+  }; ${INSTALL_HINT}`;
+}
+
+/** The executables to try, best first. */
+export function backendCandidates(env: BackendEnv): { kind: BackendKind; path: string }[] {
+  const forced = forcedKind(env);
+  const kinds = forced ? [forced] : KINDS;
+  const candidates: { kind: BackendKind; path: string }[] = [];
+  for (const kind of kinds) {
+    const explicit = env[PATH_VARIABLE[kind]]?.trim();
+    if (explicit) candidates.push({ kind, path: explicit });
+  }
+  for (const kind of kinds) {
+    for (const path of searchPath(kind, env.PATH ?? env.Path ?? "")) candidates.push({ kind, path });
+  }
+  return candidates;
+}
+
+/** Parses `sqruff 0.40.0` / `sqlfluff, version 1.4.5` into a version string and its major number. */
+export function parseVersion(output: string): { version: string; major: number } | null {
+  const match = output.match(/(\d+)\.(\d+)(?:\.(\d+))?[\w.+-]*/);
+  return match ? { version: match[0], major: Number(match[1]) } : null;
+}
+
+function forcedKind(env: BackendEnv): BackendKind | undefined {
+  const value = env.SQL_MCP_BACKEND?.trim().toLowerCase();
+  if (!value) return undefined;
+  if (value === "sqruff" || value === "sqlfluff") return value;
+  throw new Error(`SQL_MCP_BACKEND="${env.SQL_MCP_BACKEND}" is not a backend; use sqruff or sqlfluff`);
+}
+
+function searchPath(kind: BackendKind, pathList: string): string[] {
+  const names = platform.exeSuffix ? [`${kind}${platform.exeSuffix}`, kind] : [kind];
+  const found: string[] = [];
+  for (const dir of pathList.split(platform.listSeparator)) {
+    if (!dir.trim()) continue;
+    for (const name of names) {
+      const file = platform.path.join(dir, name);
+      if (isExecutableFile(file)) {
+        found.push(file);
+        break;
+      }
+    }
+  }
+  return found;
+}
+
+function isExecutableFile(file: string): boolean {
+  try {
+    const info = Deno.statSync(file);
+    // mode is null on Windows, where the suffix decides.
+    return info.isFile && (info.mode === null || (info.mode & 0o111) !== 0);
+  } catch {
+    return false;
+  }
+}
+
+/** `env` without its unset entries: what a child process is given. */
+export function definedEnv(env: BackendEnv): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
+}
+
+async function probe(
+  kind: BackendKind,
+  path: string,
+  options: { env: Record<string, string>; signal?: AbortSignal },
+): Promise<Backend | null> {
+  const { signal } = options;
+  const timeout = AbortSignal.timeout(VERSION_TIMEOUT_MS);
+  try {
+    const output = await new Deno.Command(path, {
+      args: ["--version"],
+      env: options.env,
+      clearEnv: true,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+    }).output();
+    if (!output.success) return null;
+    const text = new TextDecoder().decode(output.stdout) + new TextDecoder().decode(output.stderr);
+    const parsed = parseVersion(text);
+    return parsed ? { kind, path, ...parsed } : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,113 @@
+/** Turns the `sql` / `path` / `paths` arguments into the texts to check, confined to the workspace. */
+import { join } from "node:path";
+import { ToolError, toToolError } from "../../lib/mcp/errors.ts";
+import type { Workspace } from "../../lib/workspace/workspace.ts";
+import { formatCount } from "../../lib/text/format.ts";
+import type { SqlInput } from "./engine.ts";
+
+/** Largest inline SQL or file accepted. */
+export const MAX_SQL_BYTES = 1_000_000;
+/** Most files in one call, folders expanded. */
+export const MAX_FILES = 200;
+
+/** An input read from a workspace file. */
+export interface FileInput extends SqlInput {
+  /** Real absolute path. */
+  real: string;
+}
+
+/** The arguments naming what to check. */
+export interface InputArgs {
+  sql?: string;
+  path?: string;
+  paths?: string[];
+}
+
+/** Inline SQL as one unnamed input, or every named file (folders expand to their `*.sql` files). */
+export async function collectInputs(
+  args: InputArgs,
+  workspace: Workspace,
+  action: string,
+): Promise<{ inline: SqlInput } | { files: FileInput[] }> {
+  const paths = [...(args.path === undefined ? [] : [args.path]), ...(args.paths ?? [])];
+  if (args.sql !== undefined && paths.length) {
+    throw new ToolError("invalid_argument", `${action}: pass either sql or path/paths, not both`);
+  }
+  if (args.sql !== undefined) {
+    checkSize(new TextEncoder().encode(args.sql).length, "the sql argument", action);
+    return { inline: { name: "", content: args.sql } };
+  }
+  if (!paths.length) throw new ToolError("invalid_argument", `${action}: pass sql, or path or paths`);
+  const reals: string[] = [];
+  for (const path of paths) {
+    const real = await workspace.resolveInside(path);
+    const info = await Deno.stat(real).catch((error) => {
+      throw toToolError(error, `${action}: cannot read "${path}"`);
+    });
+    if (info.isDirectory) reals.push(...await sqlFilesUnder(real, action));
+    else reals.push(real);
+    if (reals.length > MAX_FILES) {
+      throw new ToolError(
+        "too_large",
+        `${action}: more than ${MAX_FILES} files; pass a narrower folder or fewer paths`,
+      );
+    }
+  }
+  const unique = [...new Set(reals)];
+  if (!unique.length) {
+    throw new ToolError(
+      "not_found",
+      `${action}: no .sql files under ${paths.map((p) => `"${p}"`).join(", ")}`,
+    );
+  }
+  return { files: await Promise.all(unique.map((real) => readInput(real, workspace, action))) };
+}
+
+async function readInput(real: string, workspace: Workspace, action: string): Promise<FileInput> {
+  const name = workspace.display(real);
+  let bytes: Uint8Array;
+  try {
+    bytes = await Deno.readFile(real);
+  } catch (error) {
+    throw toToolError(error, `${action}: cannot read "${name}"`);
+  }
+  checkSize(bytes.length, `"${name}"`, action);
+  try {
+    return { name, real, content: new TextDecoder("utf-8", { fatal: true }).decode(bytes) };
+  } catch {
+    throw new ToolError("invalid_argument", `${action}: "${name}" is not UTF-8 text`);
+  }
+}
+
+function checkSize(bytes: number, what: string, action: string): void {
+  if (bytes > MAX_SQL_BYTES) {
+    throw new ToolError(
+      "too_large",
+      `${action}: ${what} has ${formatCount(bytes)} bytes, over the ${
+        formatCount(MAX_SQL_BYTES)
+      } limit; split it`,
+    );
+  }
+}
+
+/** `*.sql` files under `dir`, sorted, skipping hidden folders and `node_modules`. */
+async function sqlFilesUnder(dir: string, action: string): Promise<string[]> {
+  const found: string[] = [];
+  const walk = async (current: string) => {
+    const entries: Deno.DirEntry[] = [];
+    for await (const entry of Deno.readDir(current)) entries.push(entry);
+    entries.sort((a, b) => a.name.localeCompare(b.name));
+    for (const entry of entries) {
+      if (found.length > MAX_FILES) return;
+      const full = join(current, entry.name);
+      if (entry.isDirectory && !entry.name.startsWith(".") && entry.name !== "node_modules") await walk(full);
+      else if (entry.isFile && entry.name.toLowerCase().endsWith(".sql")) found.push(full);
+    }
+  };
+  try {
+    await walk(dir);
+  } catch (error) {
+    throw toToolError(error, `${action}: cannot list "${dir}"`);
+  }
+  return found;
+}

@@ -1,0 +1,13 @@
+/**
+ * sql-mcp: sql_format and sql_lint backed by sqruff, or sqlfluff when sqruff is not installed.
+ * Permissions: --allow-read (workspace, house configs), --allow-write (temp folder, write: true),
+ * --allow-env (MCP_WORKSPACE, PATH, SQL_MCP_*), --allow-run (the backend).
+ * @module
+ */
+import { serveStdio } from "../../lib/mcp/serve.ts";
+import { Workspace } from "../../lib/workspace/workspace.ts";
+import { createServer } from "./server.ts";
+import { timeoutFromEnv } from "./timeout.ts";
+
+const env = Deno.env.toObject();
+await serveStdio(createServer({ workspace: Workspace.fromEnv(), env, timeoutMs: timeoutFromEnv(env) }));

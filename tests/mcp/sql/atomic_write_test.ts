@@ -1,0 +1,37 @@
+import assert from "node:assert/strict";
+import { writeTextAtomic } from "../../../mcp/sql/atomic_write.ts";
+import { tempWorkspace } from "../../_support/workspace.ts";
+
+async function listNames(dir: string): Promise<string[]> {
+  const names = [];
+  for await (const entry of Deno.readDir(dir)) names.push(entry.name);
+  return names.sort();
+}
+
+Deno.test("writeTextAtomic replaces the content and leaves no temp file", async () => {
+  await using ws = await tempWorkspace({ "a.sql": "old\n" });
+  await writeTextAtomic(ws.join("a.sql"), "new\n", { expected: "old\n" });
+  assert.equal(await Deno.readTextFile(ws.join("a.sql")), "new\n");
+  assert.deepEqual(await listNames(ws.path), ["a.sql"]);
+});
+
+Deno.test("writeTextAtomic refuses when the file changed meanwhile and writes nothing", async () => {
+  await using ws = await tempWorkspace({ "a.sql": "edited by someone\n" });
+  await assert.rejects(
+    writeTextAtomic(ws.join("a.sql"), "new\n", { expected: "old\n", display: "a.sql" }),
+    (error: Error & { code?: string }) =>
+      error.code === "conflict" && /Cannot write "a\.sql": it changed on disk meanwhile/.test(error.message),
+  );
+  assert.equal(await Deno.readTextFile(ws.join("a.sql")), "edited by someone\n");
+  assert.deepEqual(await listNames(ws.path), ["a.sql"]);
+});
+
+Deno.test("writeTextAtomic cleans its temp file up when the rename fails", async () => {
+  await using ws = await tempWorkspace({ "target/": "", "target/keep": "x" });
+  await assert.rejects(
+    writeTextAtomic(ws.join("target"), "new\n", { display: "target" }),
+    /Cannot write "target"/,
+  );
+  assert.deepEqual(await listNames(ws.path), ["target"]);
+  assert.deepEqual(await listNames(ws.join("target")), ["keep"]);
+});

@@ -1,0 +1,66 @@
+import assert from "node:assert/strict";
+import {
+  backendCandidates,
+  findBackend,
+  INSTALL_HINT,
+  missingBackendMessage,
+  parseVersion,
+} from "../../../mcp/sql/backend.ts";
+import { isWindows } from "../../../lib/platform/mod.ts";
+import { tempWorkspace } from "../../_support/workspace.ts";
+
+Deno.test("parseVersion reads both CLIs' --version lines", () => {
+  assert.deepEqual(parseVersion("sqruff 0.40.0\n"), { version: "0.40.0", major: 0 });
+  assert.deepEqual(parseVersion("sqlfluff, version 1.4.5\n"), { version: "1.4.5", major: 1 });
+  assert.deepEqual(parseVersion("sqlfluff, version 3.0.0a4"), { version: "3.0.0a4", major: 3 });
+  assert.equal(parseVersion("command not found"), null);
+});
+
+Deno.test("candidates: explicit paths first, then sqruff before sqlfluff on PATH; SQL_MCP_BACKEND narrows", async () => {
+  await using ws = await tempWorkspace({ "bin1/": "", "bin2/": "" });
+  for (const [dir, name] of [["bin1", "sqlfluff"], ["bin2", "sqruff"], ["bin2", "sqlfluff"]]) {
+    await Deno.writeTextFile(ws.join(dir, name), "#!/bin/sh\n", { mode: 0o755 });
+  }
+  await Deno.writeTextFile(ws.join("bin1", "sqruff"), "not executable", { mode: 0o644 });
+  const PATH = [ws.join("bin1"), ws.join("bin2")].join(isWindows ? ";" : ":");
+  const kinds = (env: Record<string, string>) =>
+    backendCandidates(env).map((c) => `${c.kind}:${c.path.slice(ws.path.length + 1)}`);
+  if (!isWindows) {
+    assert.deepEqual(kinds({ PATH }), [
+      "sqruff:bin2/sqruff",
+      "sqlfluff:bin1/sqlfluff",
+      "sqlfluff:bin2/sqlfluff",
+    ]);
+  }
+  assert.deepEqual(kinds({ PATH, SQL_MCP_BACKEND: "sqlfluff" }), [
+    "sqlfluff:bin1/sqlfluff",
+    "sqlfluff:bin2/sqlfluff",
+  ]);
+  assert.deepEqual(kinds({ PATH, SQL_MCP_BACKEND: "sqlfluff", SQLFLUFF_PATH: ws.join("x") }).slice(0, 1), [
+    "sqlfluff:x",
+  ]);
+  assert.throws(() => backendCandidates({ SQL_MCP_BACKEND: "pgformatter" }), /use sqruff or sqlfluff/);
+});
+
+Deno.test({
+  name: "findBackend runs --version, skips executables that fail it, and reports kind, path, version",
+  ignore: isWindows,
+  async fn() {
+    await using ws = await tempWorkspace({ "bin/": "" });
+    await Deno.writeTextFile(ws.join("bin", "sqruff"), "#!/bin/sh\nexit 3\n", { mode: 0o755 });
+    await Deno.writeTextFile(ws.join("bin", "sqlfluff"), "#!/bin/sh\necho 'sqlfluff, version 3.4.2'\n", {
+      mode: 0o755,
+    });
+    assert.deepEqual(await findBackend({ PATH: ws.join("bin") }), {
+      kind: "sqlfluff",
+      path: ws.join("bin", "sqlfluff"),
+      version: "3.4.2",
+      major: 3,
+    });
+    assert.equal(await findBackend({ PATH: ws.join("bin"), SQL_MCP_BACKEND: "sqruff" }), null);
+    assert.equal(
+      missingBackendMessage({ SQL_MCP_BACKEND: "sqruff", SQRUFF_PATH: "/opt/sq" }),
+      `no SQL backend: SQRUFF_PATH="/opt/sq" does not run; sqruff found on PATH (SQL_MCP_BACKEND=sqruff); ${INSTALL_HINT}`,
+    );
+  },
+});
