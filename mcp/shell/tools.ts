@@ -211,6 +211,9 @@ function startRequest(input: {
   if (input.command.trim() === "") {
     throw new ToolError("invalid_argument", "Cannot run an empty command; pass the shell command to run");
   }
+  if (input.command.includes("\0")) {
+    throw new ToolError("invalid_argument", "Cannot run a command containing a NUL byte; remove it");
+  }
   return {
     command: input.command,
     shell: input.shell,

@@ -289,6 +289,11 @@ Deno.test({
         /^Error \[unavailable\]: Cannot find shell "cmd" on PATH; available: bash, sh/,
       ],
       ["shell_run", { command: "  " }, /^Error \[invalid_argument\]: Cannot run an empty command/],
+      [
+        "shell_run",
+        { command: "echo a\0b" },
+        /^Error \[invalid_argument\]: Cannot run a command containing a NUL/,
+      ],
       ["shell_run", { command: "x", timeout_s: 0 }, /^Error \[invalid_argument\]: Cannot use timeout_s 0/],
       ["shell_output", { job_id: 1, wait_s: 99 }, /^Error \[invalid_argument\]: .*"wait_s"/],
     ];
