@@ -334,7 +334,7 @@ Deno.test({
     await using c = await connect(shellServer(ws.path));
     const messages: string[] = [];
     await c.client.callTool(
-      { name: "shell_run", arguments: { command: "echo compiling; sleep 1.3; echo done" } },
+      { name: "shell_run", arguments: { command: "echo compiling; sleep 2.2; echo done" } },
       undefined,
       { onprogress: (progress) => messages.push(progress.message ?? "") },
     );
