@@ -123,11 +123,10 @@ async function pass(
 function ripgrepError(request: GrepRequest, stderr: string): ToolError {
   let reason = stderr.replace(/^rg: /gm, "").trim() || "ripgrep failed without a message";
   if (/regex|glob|file type|PCRE2|look-?around|backreference/i.test(reason)) {
-    // ripgrep suggests its --pcre2 flag; the model's switch is the pcre2 argument.
-    reason = reason.replace(
-      /\s*Consider enabling PCRE2[\s\S]*$/,
-      "\nSet pcre2: true for look-around and backreferences",
-    );
+    // ripgrep suggests its own flags; the model's switches are the tool's arguments.
+    reason = reason
+      .replace(/\s*Consider enabling PCRE2[\s\S]*$/, "\nSet pcre2: true for look-around and backreferences")
+      .replace(/\s*Consider enabling multiline mode[\s\S]*$/, "\nSet multiline: true to match across lines");
     return new ToolError("invalid_argument", `Cannot search for /${request.pattern}/: ${reason}`);
   }
   return new ToolError("internal", `Cannot search for /${request.pattern}/: ${reason}`);

@@ -263,3 +263,23 @@ Deno.test("search_grep ends a page early when its text would flood the model, an
   const second = await c.text("search_grep", { pattern: "^hit", limit: 400, offset: shown });
   assert.match(second.split("\n")[1], new RegExp(`^${shown + 1}:hit ${String(shown).padStart(4, "0")} `));
 });
+
+Deno.test("search_grep: a newline without multiline is refused with the argument to set", async () => {
+  await using ws = await tempWorkspace({ ...GIT, "a.txt": "a\nb\n" });
+  await using c = await connectSearch(ws.path);
+  const text = textOf(await c.call("search_grep", { pattern: "a\\nb" }));
+  assert.match(
+    text,
+    /^Error \[invalid_argument\]: .*not allowed in a regex\nSet multiline: true to match across lines$/s,
+  );
+  assert.doesNotMatch(text, /--multiline/);
+});
+
+Deno.test("search_grep searches a single file given as path", async () => {
+  await using ws = await tempWorkspace({ ...GIT, "src/a.ts": "x = 1\n", "src/b.ts": "x = 2\n" });
+  await using c = await connectSearch(ws.path);
+  assert.equal(
+    await c.text("search_grep", { pattern: "x", path: "src/b.ts" }),
+    "src/b.ts\n1:x = 2\n\n1 matching line in 1 file",
+  );
+});
