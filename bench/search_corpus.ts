@@ -1,7 +1,7 @@
 /**
  * The deterministic corpus the search benchmark runs on, generated into the gitignored `bench/.corpus/`:
  * mixed-language source files (seeded PRNG, same bytes on every machine), a `.gitignore`d `build/` folder
- * of minified bundles, a `.git/` marker so ripgrep applies the ignore rules as in a checkout.
+ * of minified stylesheets, a `.git/` marker so ripgrep applies the ignore rules as in a checkout.
  * Planted needles: `XYZZY_SELECTIVE` in 1 of every 2,500 files (selective), `FIXME` on ~1% of lines (100k+).
  * @module
  */
@@ -27,8 +27,9 @@ export interface Corpus {
 /** The issue's size: ~50k files, ~500 MB. */
 export const FULL: CorpusOptions = { files: 50_000, meanLines: 180, buildFiles: 1_000 };
 
+// No .ts/.js files: `deno check bench/` would try to type-check the corpus.
 const LANGS = [
-  { ext: "ts", weight: 30, line: (w: () => string) => `  const ${w()} = ${w()}(${w()}, ${w()}.${w()});` },
+  { ext: "kt", weight: 30, line: (w: () => string) => `    val ${w()} = ${w()}(${w()}, ${w()}.${w()})` },
   { ext: "py", weight: 20, line: (w: () => string) => `    ${w()} = self.${w()}(${w()}, ${w()}=${w()})` },
   { ext: "go", weight: 15, line: (w: () => string) => `\t${w()} := ${w()}.${w()}(${w()}, ${w()})` },
   { ext: "rs", weight: 10, line: (w: () => string) => `    let ${w()} = ${w()}::${w()}(&${w()});` },
@@ -50,7 +51,7 @@ export async function ensureCorpus(options: CorpusOptions = FULL, log = (_: stri
     REPO_ROOT,
     "bench",
     ".corpus",
-    `v2-${options.files}-${options.meanLines}-${options.buildFiles}`,
+    `v3-${options.files}-${options.meanLines}-${options.buildFiles}`,
   );
   const stamp = join(root, ".complete");
   try {
@@ -96,11 +97,11 @@ export async function ensureCorpus(options: CorpusOptions = FULL, log = (_: stri
   }
   for (let i = 0; i < options.buildFiles; i++) {
     const parts: string[] = [];
-    for (let p = 0; p < 2_000; p++) parts.push(`var ${word()}=${word()}(${word()});`);
-    if (i % 100 === 0) parts.push("XYZZY_SELECTIVE();");
+    for (let p = 0; p < 2_000; p++) parts.push(`.${word()}{${word()}:${word()}}`);
+    if (i % 100 === 0) parts.push(".XYZZY_SELECTIVE{x:y}");
     const text = parts.join("") + "\n";
     bytes += text.length;
-    const path = join(root, "build", `chunk${i}.min.js`);
+    const path = join(root, "build", `chunk${i}.min.css`);
     jobs.push(async () => {
       await Deno.mkdir(join(root, "build"), { recursive: true });
       await Deno.writeTextFile(path, text);

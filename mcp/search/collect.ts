@@ -6,7 +6,9 @@
  * @module
  */
 import { parseEvent, type RipgrepLine, sniffType } from "../../lib/ripgrep/json.ts";
-import { cutLine } from "./cut.ts";
+import { type ShownLine, toShown } from "./shown.ts";
+
+export type { ShownLine };
 
 /** What is paged: matching lines with their text, matching files, or per-file counts. */
 export type GrepMode = "lines" | "files" | "count";
@@ -26,13 +28,6 @@ export interface PageOptions {
   stopOnOverflow?: boolean;
   /** Longest shown line; longer ones are cut around the match. */
   maxLineChars: number;
-}
-
-/** One shown line: `:` a match, `-` context. */
-export interface ShownLine {
-  kind: ":" | "-";
-  lineNumber: number;
-  text: string;
 }
 
 /** One file of the page. */
@@ -158,7 +153,7 @@ export class PageCollector {
   }
 
   #context(file: FileState, event: RipgrepLine): void {
-    const line = toShown("-", event.lineNumber, event.text, [], this.#options.maxLineChars)[0];
+    const line = toShown({ ...event, kind: "-", spans: [] }, this.#options.maxLineChars)[0];
     if (file.lastMatchShown && event.lineNumber <= file.lastMatchEnd + this.#options.context) {
       this.#show(file, line);
       return;
@@ -168,7 +163,7 @@ export class PageCollector {
   }
 
   #match(file: FileState, event: RipgrepLine, index: number): void {
-    const lines = toShown(":", event.lineNumber, event.text, event.spans, this.#options.maxLineChars);
+    const lines = toShown({ ...event, kind: ":" }, this.#options.maxLineChars);
     const before = file.pendingContext.filter((l) =>
       l.lineNumber >= event.lineNumber - this.#options.context
     );
@@ -256,26 +251,4 @@ function newFile(path: string): FileState {
     lastMatchEnd: 0,
     limitCut: false,
   };
-}
-
-/** Splits a (possibly multiline) event into shown lines, each cut around its part of the match. */
-function toShown(
-  kind: ShownLine["kind"],
-  lineNumber: number,
-  text: string,
-  spans: Array<[number, number]>,
-  maxChars: number,
-): ShownLine[] {
-  const body = text.replace(/\r?\n$/, "");
-  const out: ShownLine[] = [];
-  let start = 0;
-  for (const [i, part] of body.split("\n").entries()) {
-    const end = start + part.length;
-    const local = spans
-      .filter(([s, e]) => s < end + 1 && e > start)
-      .map(([s, e]): [number, number] => [Math.max(0, s - start), Math.min(part.length, e - start)]);
-    out.push({ kind, lineNumber: lineNumber + i, text: cutLine(part.replace(/\r$/, ""), local, maxChars) });
-    start = end + 1;
-  }
-  return out;
 }

@@ -71,6 +71,7 @@ Deno.test("search_grep: globs, negated globs and file types", async () => {
   assert.deepEqual(await files({ glob: "*.ts" }), ["dist/c.ts", "src/a.ts"]);
   assert.deepEqual(await files({ glob: ["*.ts", "!dist/**"] }), ["src/a.ts"]);
   assert.deepEqual(await files({ type: "py" }), ["src/b.py"]);
+  assert.deepEqual(await files({ type: "py, ts", path: "src" }), ["src/a.ts", "src/b.py"]);
   assert.deepEqual(await files({ path: "src" }), ["src/a.ts", "src/b.py"]);
   const bad = await c.call("search_grep", { pattern: "x", type: "nosuchtype" });
   assert.match(textOf(bad), /^Error \[invalid_argument\]: .*unrecognized file type: nosuchtype/);
