@@ -35,6 +35,8 @@ export interface ShownFile {
   path: string;
   /** Matching lines in the file. */
   count: number;
+  /** Units in the file: its matches in lines mode (a multiline match is one), else 1. */
+  units: number;
   /** Lines shown (lines mode only). */
   lines: ShownLine[];
 }
@@ -67,6 +69,7 @@ interface FileState {
   pendingContext: ShownLine[];
   lastMatchShown: boolean;
   lastMatchEnd: number;
+  lastShownUnit: number;
   limitCut: boolean;
 }
 
@@ -153,7 +156,8 @@ export class PageCollector {
   }
 
   #context(file: FileState, event: RipgrepLine): void {
-    const line = toShown({ ...event, kind: "-", spans: [] }, this.#options.maxLineChars)[0];
+    const unit = file.lastShownUnit;
+    const line = toShown({ ...event, kind: "-", spans: [], unit }, this.#options.maxLineChars)[0];
     if (file.lastMatchShown && event.lineNumber <= file.lastMatchEnd + this.#options.context) {
       this.#show(file, line);
       return;
@@ -163,10 +167,11 @@ export class PageCollector {
   }
 
   #match(file: FileState, event: RipgrepLine, index: number): void {
-    const lines = toShown({ ...event, kind: ":" }, this.#options.maxLineChars);
-    const before = file.pendingContext.filter((l) =>
-      l.lineNumber >= event.lineNumber - this.#options.context
-    );
+    const unit = index - this.#units;
+    const lines = toShown({ ...event, kind: ":", unit }, this.#options.maxLineChars);
+    const before = file.pendingContext
+      .filter((l) => l.lineNumber >= event.lineNumber - this.#options.context)
+      .map((l) => ({ ...l, unit }));
     const cost = [...before, ...lines].reduce(
       (sum, l) => sum + l.text.length + 8,
       file.shown.length ? 0 : 80,
@@ -182,6 +187,7 @@ export class PageCollector {
     for (const line of [...before, ...lines]) this.#show(file, line);
     file.shownUnits++;
     file.lastMatchShown = true;
+    file.lastShownUnit = unit;
     file.lastMatchEnd = event.lineNumber + lines.length - 1;
     file.pendingContext = [];
   }
@@ -227,13 +233,15 @@ export class PageCollector {
     if (this.#options.mode === "lines") {
       // One unit per match event: a multiline match is one unit however many lines it spans.
       this.#units += file.matches;
-      if (file.shown.length) this.#files.push({ path: file.path, count: lines, lines: file.shown });
+      if (file.shown.length) {
+        this.#files.push({ path: file.path, count: lines, units: file.matches, lines: file.shown });
+      }
       this.#shown += file.shownUnits;
       return;
     }
     this.#units++;
     if (index >= this.#options.offset && index < this.#limitEnd) {
-      this.#files.push({ path: file.path, count: lines, lines: [] });
+      this.#files.push({ path: file.path, count: lines, units: 1, lines: [] });
       this.#shown++;
     }
   }
@@ -249,6 +257,7 @@ function newFile(path: string): FileState {
     pendingContext: [],
     lastMatchShown: false,
     lastMatchEnd: 0,
+    lastShownUnit: 0,
     limitCut: false,
   };
 }

@@ -8,6 +8,7 @@ import { ToolError } from "../../lib/mcp/errors.ts";
 import type { Ripgrep } from "../../lib/ripgrep/locate.ts";
 import { RipgrepRun } from "../../lib/ripgrep/run.ts";
 import { type GrepMode, type Page, PageCollector } from "./collect.ts";
+import { slicePage } from "./slice.ts";
 
 /** A grep request, already validated and with its path resolved. */
 export interface GrepRequest {
@@ -39,6 +40,8 @@ export interface GrepRunOptions {
   countHorizon?: number;
   pageChars?: number;
   maxLineChars?: number;
+  /** Result sets up to this many units are buffered from a parallel pass; 0 always pages a sorted run. */
+  bufferUnits?: number;
 }
 
 /** A page of grep results and how the search ended. */
@@ -73,50 +76,92 @@ export function grepArgs(request: GrepRequest, sorted: boolean): string[] {
   return args;
 }
 
-/** Runs the search: at most two ripgrep passes, each stopped as soon as its page is settled. */
+/** A first, parallel pass keeps up to this many units in memory; a larger result set is paged by a sorted run. */
+const BUFFER_UNITS = 2_000;
+/** ... and up to this much text. */
+const BUFFER_CHARS = 4_000_000;
+/** Pages past this offset skip the buffered pass. */
+const MAX_BUFFERED_END = 20_000;
+
+/**
+ * Runs the search. A parallel ripgrep pass buffers the whole result set when it is small (≤ 2,000 units):
+ * then the page is cut from it in path order. A larger set is paged by a `--sort path` run that stops as
+ * soon as its page and count horizon are done, so `offset` means the same on every call.
+ */
 export async function grep(rg: Ripgrep, request: GrepRequest, options: GrepRunOptions): Promise<GrepOutcome> {
   const deadline = AbortSignal.timeout(options.timeoutMs);
   const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
-  if ((request.offset ?? 0) === 0) {
-    const first = await pass(rg, request, options, { sorted: false, signal });
-    // Everything fit on the page: show it in path order. Otherwise page through a stable order.
-    if (!first.overflowed) return finish(first.page, deadline, true);
+  const mode = request.mode ?? "lines";
+  const offset = request.offset ?? 0;
+  const pageChars = options.pageChars ?? 40_000;
+  const end = offset + request.limit;
+  const bufferUnits = options.bufferUnits ?? BUFFER_UNITS;
+  if (bufferUnits > 0 && end <= MAX_BUFFERED_END) {
+    const buffered = await pass(rg, request, options, signal, {
+      sorted: false,
+      offset: 0,
+      limit: Math.max(end, bufferUnits),
+      pageChars: BUFFER_CHARS,
+      countHorizon: 0,
+      stopOnOverflow: true,
+    });
+    if (!buffered.overflowed) {
+      const page = slicePage(buffered.page, {
+        mode,
+        offset,
+        limit: request.limit,
+        pageChars,
+        context: request.context ?? 0,
+      });
+      return { ...page, timedOut: deadline.aborted };
+    }
   }
-  const second = await pass(rg, request, options, { sorted: true, signal });
-  return finish(second.page, deadline, false);
+  const sorted = await pass(rg, request, options, signal, {
+    sorted: true,
+    offset,
+    limit: request.limit,
+    pageChars,
+    countHorizon: options.countHorizon ?? 2_000,
+    stopOnOverflow: false,
+  });
+  return { ...sorted.page, timedOut: deadline.aborted };
 }
 
-function finish(page: Page, deadline: AbortSignal, sort: boolean): GrepOutcome {
-  if (sort) page.files.sort((a, b) => comparePaths(a.path, b.path));
-  return { ...page, timedOut: deadline.aborted };
+interface PassOptions {
+  sorted: boolean;
+  offset: number;
+  limit: number;
+  pageChars: number;
+  countHorizon: number;
+  stopOnOverflow: boolean;
 }
 
 async function pass(
   rg: Ripgrep,
   request: GrepRequest,
   options: GrepRunOptions,
-  how: { sorted: boolean; signal: AbortSignal },
+  signal: AbortSignal,
+  how: PassOptions,
 ): Promise<{ page: Page; overflowed: boolean }> {
-  const mode = request.mode ?? "lines";
   const collector = new PageCollector({
-    mode,
-    offset: request.offset ?? 0,
-    limit: request.limit,
+    mode: request.mode ?? "lines",
     context: request.context ?? 0,
-    countHorizon: options.countHorizon ?? 2_000,
-    pageChars: options.pageChars ?? 40_000,
     maxLineChars: options.maxLineChars ?? 250,
-    stopOnOverflow: !how.sorted,
+    offset: how.offset,
+    limit: how.limit,
+    pageChars: how.pageChars,
+    countHorizon: how.countHorizon,
+    stopOnOverflow: how.stopOnOverflow,
   });
-  if (how.signal.aborted) return { page: collector.page(), overflowed: false };
-  const run = new RipgrepRun(rg, grepArgs(request, how.sorted), { cwd: options.cwd, signal: how.signal });
+  if (signal.aborted) return { page: collector.page(), overflowed: false };
+  const run = new RipgrepRun(rg, grepArgs(request, how.sorted), { cwd: options.cwd, signal });
   for await (const line of run.lines()) {
     if (!collector.feed(line)) break;
   }
   const exit = await run.exit;
   const page = collector.page();
   if (exit.code === 2 && !page.complete && !exit.stopped) throw ripgrepError(request, exit.stderr);
-  return { page, overflowed: collector.overflowed && !how.signal.aborted };
+  return { page, overflowed: collector.overflowed && !signal.aborted };
 }
 
 /** ripgrep's own words for a bad regex, glob or type, as an invalid_argument error. */
@@ -130,14 +175,4 @@ function ripgrepError(request: GrepRequest, stderr: string): ToolError {
     return new ToolError("invalid_argument", `Cannot search for /${request.pattern}/: ${reason}`);
   }
   return new ToolError("internal", `Cannot search for /${request.pattern}/: ${reason}`);
-}
-
-/** Path order as ripgrep's `--sort path` gives it: component by component. */
-export function comparePaths(a: string, b: string): number {
-  const left = a.split("/");
-  const right = b.split("/");
-  for (let i = 0; i < Math.min(left.length, right.length); i++) {
-    if (left[i] !== right[i]) return left[i] < right[i] ? -1 : 1;
-  }
-  return left.length - right.length;
 }

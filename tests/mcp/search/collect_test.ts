@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { PageCollector, type PageOptions } from "../../../mcp/search/collect.ts";
-import { comparePaths } from "../../../mcp/search/grep.ts";
+import { comparePaths } from "../../../mcp/search/slice.ts";
 
 const begin = (path: string) => JSON.stringify({ type: "begin", data: { path: { text: path } } });
 const line = (type: "match" | "context", path: string, n: number, text: string) =>
