@@ -28,11 +28,11 @@ async function time<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> 
   return { ms: performance.now() - started, value };
 }
 
-/** Median of `runs` timings; the first (cold) run is a warm-up and not counted. */
-async function median<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
+/** Median of `n` timings; the first (cold) run is a warm-up and not counted. */
+async function median<T>(fn: () => Promise<T>, n = runs): Promise<{ ms: number; value: T }> {
   let last = await time(fn);
   const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
+  for (let i = 0; i < n; i++) {
     last = await time(fn);
     times.push(last.ms);
   }
@@ -69,8 +69,15 @@ const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
 say(`corpus: ${corpus.files} files, ${(corpus.bytes / 1e6).toFixed(0)} MB; warming the page cache`);
 await rawRg([...RG_FLAGS, "--no-ignore", "--hidden", "WARMUP_NEVER_FOUND", "."]);
 
-for (const [label, pattern] of [["selective", "XYZZY_SELECTIVE"], ["100k+ matches", "FIXME"]]) {
-  const mine = await median(() => call("search_grep", { pattern }));
+const CASES: Array<[string, Record<string, unknown>]> = [
+  ["selective (20 matches)", { pattern: "XYZZY_SELECTIVE" }],
+  ["medium (336 matches), page 1", { pattern: "proxy42\\(\\w+, \\w+\\)" }],
+  ["medium, page 2 (offset=100)", { pattern: "proxy42\\(\\w+, \\w+\\)", offset: 100 }],
+  ["100k+ matches (121,938)", { pattern: "FIXME" }],
+];
+for (const [label, args] of CASES) {
+  const pattern = String(args.pattern);
+  const mine = await median(() => call("search_grep", args));
   const raw = await median(() => rawRg([...RG_FLAGS, "-e", pattern, "."]));
   const rawJson = await median(() => rawRg([...RG_FLAGS, "--json", "-e", pattern, "."]));
   row([
@@ -129,7 +136,7 @@ async function peerRows() {
           await new Promise((resolve) => setTimeout(resolve, 20));
         }
         return `${start}\n${page}`;
-      });
+      }, 1);
       row([
         `vs Desktop Commander start_search, ${label}`,
         ms(mine.ms),
@@ -152,8 +159,7 @@ async function peerRows() {
           name: "search_files",
           arguments: { path: corpus.root, pattern: "**/*.rs" },
         }),
-      )
-    );
+      ), 1);
     row([
       "vs filesystem search_files **/*.rs",
       ms(mine.ms),
@@ -181,7 +187,7 @@ console.log([
     (corpus.bytes / 1e6).toFixed(0)
   } MB; ripgrep ${rg.version} (${rg.source}); median of ${runs} warm runs`,
   "",
-  "| case | ours | baseline | ratio | alt ratio | our tokens | baseline tokens |",
+  "| case | ours | baseline | ratio | alt ratio | our tokens | baseline tokens |", // peers: 1 warm + 1 run
   "|---|---|---|---|---|---|---|",
   ...rows,
 ].join("\n"));

@@ -46,10 +46,14 @@ export async function glob(rg: Ripgrep, request: GlobRequest, options: GlobRunOp
   });
   const page: string[] = [];
   let total = 0;
+  let capped = false;
   for await (const path of paths) {
     if (total >= offset && total < offset + request.limit) page.push(path);
     total++;
-    if (total >= countCap) break;
+    if (total >= countCap) {
+      capped = true;
+      break;
+    }
   }
   const exit = await run.exit;
   if (exit.code === 2 && !exit.stopped && total === 0) {
@@ -59,7 +63,8 @@ export async function glob(rg: Ripgrep, request: GlobRequest, options: GlobRunOp
       `Cannot list files matching "${request.patterns.join('", "')}": ${reason}`,
     );
   }
-  const complete = !exit.stopped;
+  // Not `exit.stopped` alone: ripgrep may have finished writing before we stopped reading.
+  const complete = !capped && !exit.stopped;
   const notes = deadline.aborted
     ? [timeoutNote(options.timeoutMs, "the list is partial; narrow path or pattern")]
     : [];

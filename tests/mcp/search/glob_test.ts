@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { textOf } from "../../_support/connect.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
 import { connectSearch, GIT } from "./_connect.ts";
+import { glob } from "../../../mcp/search/glob.ts";
+import { requireRipgrep } from "../../../lib/ripgrep/locate.ts";
 
 Deno.test("search_glob lists matching files newest first", async () => {
   await using ws = await tempWorkspace({ ...GIT, "old.ts": "", "src/mid.ts": "", "new.ts": "", "x.js": "" });
@@ -72,5 +74,32 @@ Deno.test("search_glob: no match, bad glob, and paths outside the workspace", as
   assert.match(
     textOf(await c.call("search_glob", { pattern: "*", path: "/" })),
     /^Error \[outside_workspace\]/,
+  );
+});
+
+Deno.test("search_glob counts up to a cap, then the total is N+", async () => {
+  const files: Record<string, string> = { ...GIT };
+  for (let i = 0; i < 12; i++) files[`f${i}.md`] = "";
+  await using ws = await tempWorkspace(files);
+  const text = await glob(await requireRipgrep(), {
+    patterns: ["*.md"],
+    path: ".",
+    where: ".",
+    limit: 3,
+    sort: "path",
+  }, { cwd: ws.path, timeoutMs: 30_000, countCap: 5 });
+  assert.match(text, /\n\n5\+ files \(showing 1-3; offset=3 for more\)$/);
+});
+
+Deno.test("search_glob: the timeout stops the listing and says so", async () => {
+  const files: Record<string, string> = { ...GIT };
+  for (let i = 0; i < 400; i++) files[`d${i % 20}/f${i}.txt`] = "";
+  await using ws = await tempWorkspace(files);
+  await using c = await connectSearch(ws.path, { timeoutMs: 1 });
+  const result = await c.call("search_glob", { pattern: "*.txt" });
+  assert.equal(result.isError, undefined);
+  assert.match(
+    textOf(result),
+    /\nStopped after 1 ms \(timeout\): the list is partial; narrow path or pattern$/,
   );
 });
