@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { listFiles } from "../../../lib/ripgrep/files.ts";
-import { locateRipgrep } from "../../../lib/ripgrep/locate.ts";
+import { describeRipgrep, locateRipgrep } from "../../../lib/ripgrep/locate.ts";
 import { RipgrepRun } from "../../../lib/ripgrep/run.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
 
@@ -65,4 +65,39 @@ Deno.test("a bad regex exits 2 with ripgrep's own explanation on stderr", async 
   const exit = await run.exit;
   assert.equal(exit.code, 2);
   assert.match(exit.stderr, /unclosed group/);
+});
+
+Deno.test("describeRipgrep names the ripgrep in use, or how to get one", async () => {
+  const found = await rg();
+  assert.match(
+    describeRipgrep(found),
+    /^ripgrep 15\.\S+ \(bundled via npm:@vscode\/ripgrep\): \S+rg(\.exe)?$/,
+  );
+  assert.match(describeRipgrep(null), /^ripgrep: not found; install ripgrep .* or set RG_PATH$/);
+});
+
+Deno.test("RG_PATH wins; a RG_PATH that is not ripgrep finds nothing", async () => {
+  const found = await rg();
+  assert.deepEqual(await locateRipgrep({ RG_PATH: found.path }), { ...found, source: "RG_PATH" });
+  assert.equal(await locateRipgrep({ RG_PATH: "/nonexistent/rg" }), null);
+});
+
+Deno.test("listFiles: requireGit false honours .gitignore without .git; sort newest and path", async () => {
+  await using ws = await tempWorkspace({
+    ".gitignore": "out/\n",
+    "b.txt": "",
+    "a/c.txt": "",
+    "out/x.txt": "",
+  });
+  const now = Date.now() / 1000;
+  await Deno.utime(ws.join("b.txt"), now - 50, now - 50);
+  await Deno.utime(ws.join("a/c.txt"), now - 100, now - 100);
+  const list = async (options: Partial<Parameters<typeof listFiles>[1]>) => {
+    const out: string[] = [];
+    for await (const path of listFiles(await rg(), { cwd: ws.path, ...options }).paths) out.push(path);
+    return out;
+  };
+  assert.deepEqual((await list({})).sort(), ["a/c.txt", "b.txt", "out/x.txt"]);
+  assert.deepEqual(await list({ requireGit: false, sort: "newest", slashes: true }), ["b.txt", "a/c.txt"]);
+  assert.deepEqual(await list({ requireGit: false, sort: "path" }), ["a/c.txt", "b.txt"]);
 });
