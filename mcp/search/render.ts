@@ -52,7 +52,7 @@ function summary(outcome: GrepOutcome, request: RenderRequest): string {
   const lines = `${formatCount(n)}${plus} ${n === 1 ? noun : noun === "match" ? "matches" : `${noun}s`}`;
   const files = `${formatCount(outcome.matchedFiles)}${plus} ${plural(outcome.matchedFiles, "file")}`;
   const total = request.mode === "files" ? files : `${lines} in ${files}`;
-  const unit = request.mode === "lines" ? "" : " files";
+  const unit = request.mode === "count" ? " files" : "";
   const first = request.offset + 1;
   const last = request.offset + outcome.shown;
   const range = first === last ? `${first}` : `${first}-${last}`;

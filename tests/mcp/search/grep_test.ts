@@ -161,7 +161,7 @@ Deno.test("search_grep files and count modes", async () => {
   );
   assert.equal(
     await c.text("search_grep", { pattern: "x", mode: "files", limit: 1, offset: 1 }),
-    "b.txt\n\n2 files (showing files 2)",
+    "b.txt\n\n2 files (showing 2)",
   );
 });
 
