@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
-import { textOf } from "../../_support/connect.ts";
+import { connect, textOf } from "../../_support/connect.ts";
+import { requireRipgrep } from "../../../lib/ripgrep/locate.ts";
+import { Workspace } from "../../../lib/workspace/workspace.ts";
+import { createServer } from "../../../mcp/search/server.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
 import { connectSearch, GIT } from "./_connect.ts";
 
@@ -91,6 +94,11 @@ Deno.test("search_grep respects .gitignore, and hidden/no_ignore opt out", async
   assert.deepEqual(await files({}), ["src/a.ts"]);
   assert.deepEqual(await files({ no_ignore: true }), ["build/out.js", "src/a.ts"]);
   assert.deepEqual(await files({ hidden: true }), [".config/x.yml", "src/a.ts"]);
+  // Even with hidden, the repository's own database is never searched.
+  assert.match(
+    await c.text("search_grep", { pattern: "refs/heads", hidden: true, no_ignore: true }),
+    /^No matches/,
+  );
 });
 
 Deno.test("search_grep honours .gitignore outside a git repository too", async () => {
@@ -282,5 +290,19 @@ Deno.test("search_grep searches a single file given as path", async () => {
   assert.equal(
     await c.text("search_grep", { pattern: "x", path: "src/b.ts" }),
     "src/b.ts\n1:x = 2\n\n1 matching line in 1 file",
+  );
+});
+
+Deno.test("search_grep in an MCP_ALLOW_DIRS folder outside the root shows absolute paths", async () => {
+  await using ws = await tempWorkspace({ "root/a.txt": "x\n", "extra/b.txt": "needle\n" });
+  await using c = await connect(createServer({
+    workspace: new Workspace({ cwd: ws.join("root"), allowDirsEnv: ws.join("extra") }),
+    ripgrep: requireRipgrep,
+    timeoutMs: 30_000,
+  }));
+  const text = await c.text("search_grep", { pattern: "needle", path: ws.join("extra") });
+  assert.equal(
+    text,
+    `${ws.join("extra", "b.txt").replaceAll("\\", "/")}\n1:needle\n\n1 matching line in 1 file`,
   );
 });
