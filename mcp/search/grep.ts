@@ -67,9 +67,11 @@ export function grepArgs(request: GrepRequest, sorted: boolean): string[] {
     args.push("--context", String(request.context));
   }
   if (request.mode === "files") args.push("--max-count", "1");
-  if (request.hidden) args.push("--hidden", "--glob", "!.git/");
+  if (request.hidden) args.push("--hidden");
   if (request.noIgnore) args.push("--no-ignore");
   for (const glob of request.globs ?? []) args.push("--glob", glob);
+  // Last, since a later glob wins: never the repository's own database, whatever the globs say.
+  if (request.hidden) args.push("--glob", "!.git/");
   for (const type of request.types ?? []) args.push("--type", type);
   if (sorted) args.push("--sort", "path");
   args.push("--regexp", request.pattern, "--", request.path);

@@ -99,6 +99,11 @@ Deno.test("search_grep respects .gitignore, and hidden/no_ignore opt out", async
     await c.text("search_grep", { pattern: "refs/heads", hidden: true, no_ignore: true }),
     /^No matches/,
   );
+  // A later glob wins in ripgrep: a catch-all glob must not bring `.git/` back.
+  assert.match(
+    await c.text("search_grep", { pattern: "refs/heads", hidden: true, glob: "**" }),
+    /^No matches/,
+  );
 });
 
 Deno.test("search_grep honours .gitignore outside a git repository too", async () => {
