@@ -15,6 +15,8 @@ export interface GlobRequest {
   limit: number;
   offset?: number;
   sort?: "mtime" | "path";
+  hidden?: boolean;
+  noIgnore?: boolean;
 }
 
 /** Where and how long ripgrep runs. */
@@ -33,12 +35,13 @@ export async function glob(rg: Ripgrep, request: GlobRequest, options: GlobRunOp
   const offset = request.offset ?? 0;
   const countCap = options.countCap ?? 1_000_000;
   // A pattern naming a dotfile (`.env*`, `.github/**`) means hidden files are wanted.
-  const hidden = request.patterns.some((p) => /(^|\/|!)\.[^./]/.test(p));
+  const hidden = request.hidden || request.patterns.some((p) => /(^|\/|!)\.[^./]/.test(p));
   const { run, paths } = listFiles(rg, {
     cwd: options.cwd,
     paths: [request.path],
     globs: request.patterns,
     hidden,
+    noIgnore: request.noIgnore,
     requireGit: false,
     slashes: true,
     sort: request.sort === "path" ? "path" : "newest",
@@ -69,7 +72,11 @@ export async function glob(rg: Ripgrep, request: GlobRequest, options: GlobRunOp
     ? [timeoutNote(options.timeoutMs, "the list is partial; narrow path or pattern")]
     : [];
   if (total === 0) {
-    return [`No files match "${request.patterns.join('", "')}" in ${request.where}`, ...notes].join("\n");
+    const skipped = [!request.noIgnore && "gitignored", !hidden && "hidden"].filter(Boolean).join(" and ");
+    const hint = skipped ? ` (${skipped} files skipped)` : "";
+    return [`No files match "${request.patterns.join('", "')}" in ${request.where}${hint}`, ...notes].join(
+      "\n",
+    );
   }
   const count = `${formatCount(total)}${complete ? "" : "+"} ${total === 1 ? "file" : "files"}`;
   const order = request.sort === "path" ? "" : ", newest first";

@@ -87,6 +87,8 @@ export function createTools(deps: SearchDeps): ToolDefinition[] {
         sort: z.enum(["mtime", "path"]).optional(),
         limit: z.number().min(1).max(1000).optional(),
         offset: z.number().min(0).optional(),
+        hidden: z.boolean().optional(),
+        no_ignore: z.boolean().optional(),
       },
       annotations: READ_ONLY,
       run: async (input, { signal }) => {
@@ -98,6 +100,8 @@ export function createTools(deps: SearchDeps): ToolDefinition[] {
           limit: Math.floor(input.limit ?? 200),
           offset: Math.floor(input.offset ?? 0),
           sort: input.sort,
+          hidden: input.hidden,
+          noIgnore: input.no_ignore,
         }, { cwd: deps.workspace.primary, timeoutMs: deps.timeoutMs, signal });
       },
     }),

@@ -59,13 +59,29 @@ Deno.test("search_glob: path globs, negation, gitignore, and dotfiles named expl
   assert.deepEqual(await list({ pattern: ".env*" }), [".env"]);
   assert.deepEqual(await list({ pattern: ".github/**" }), [".github/ci.yml"]);
   // Without a dotfile in the pattern, hidden folders stay hidden.
-  assert.deepEqual(await list({ pattern: "*.yml" }), ['No files match "*.yml" in .']);
+  assert.deepEqual(await list({ pattern: "*.yml" }), [
+    'No files match "*.yml" in . (gitignored and hidden files skipped)',
+  ]);
+  assert.deepEqual(await list({ pattern: "*.yml", hidden: true }), [".github/ci.yml"]);
+  assert.deepEqual(await list({ pattern: "*.ts", no_ignore: true }), [
+    "dist/d.ts",
+    "src/a/x.ts",
+    "src/b.ts",
+    "test/c.ts",
+  ]);
 });
 
 Deno.test("search_glob: no match, bad glob, and paths outside the workspace", async () => {
   await using ws = await tempWorkspace({ ...GIT, "a.ts": "" });
   await using c = await connectSearch(ws.path);
-  assert.equal(await c.text("search_glob", { pattern: "*.xyz" }), 'No files match "*.xyz" in .');
+  assert.equal(
+    await c.text("search_glob", { pattern: "*.xyz" }),
+    'No files match "*.xyz" in . (gitignored and hidden files skipped)',
+  );
+  assert.equal(
+    await c.text("search_glob", { pattern: "*.xyz", no_ignore: true, hidden: true }),
+    'No files match "*.xyz" in .',
+  );
   const bad = await c.call("search_glob", { pattern: "{a" });
   assert.match(
     textOf(bad),
