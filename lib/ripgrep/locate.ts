@@ -97,11 +97,3 @@ async function probe(path: string, source: Ripgrep["source"]): Promise<Ripgrep |
     return null;
   }
 }
-
-/** One line for `deno task doctor`: which ripgrep runs, or how to get one. */
-export function describeRipgrep(found: Ripgrep | null): string {
-  if (!found) return `ripgrep: not found; ${RIPGREP_HINT}`;
-  const from =
-    { RG_PATH: "from RG_PATH", bundled: "bundled via npm:@vscode/ripgrep", PATH: "from PATH" }[found.source];
-  return `ripgrep ${found.version} (${from}): ${found.path}`;
-}
