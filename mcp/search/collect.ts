@@ -151,7 +151,7 @@ export class PageCollector {
     const event = parseEvent(raw) as RipgrepLine | null;
     if (!event) return true;
     if (type === "context") this.#context(file, event);
-    else this.#match(file, event, index);
+    else this.#match(file, event);
     return this.#keepGoing(file);
   }
 
@@ -166,7 +166,9 @@ export class PageCollector {
     if (file.pendingContext.length > this.#options.context) file.pendingContext.shift();
   }
 
-  #match(file: FileState, event: RipgrepLine, index: number): void {
+  #match(file: FileState, event: RipgrepLine): void {
+    // The match was already counted in `file.matches`.
+    const index = this.#units + file.matches - 1;
     const unit = index - this.#units;
     const lines = toShown({ ...event, kind: ":", unit }, this.#options.maxLineChars);
     const before = file.pendingContext

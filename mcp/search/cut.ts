@@ -8,7 +8,8 @@ const LEAD = 0.3;
  * `line` unchanged when it fits in `maxChars`; otherwise a window of about `maxChars` that starts a little
  * before the first match span, with `…(+N chars)` where text was cut.
  */
-export function cutLine(line: string, spans: Array<[number, number]>, maxChars: number): string {
+export function cutLine(line: string, spans: Array<[number, number]>, options: { maxChars: number }): string {
+  const { maxChars } = options;
   if (line.length <= maxChars) return line;
   const first = spans.length ? Math.min(...spans.map(([s]) => s)) : 0;
   let start = Math.max(0, first - Math.floor(maxChars * LEAD));

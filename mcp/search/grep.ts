@@ -99,7 +99,10 @@ export async function grep(rg: Ripgrep, request: GrepRequest, options: GrepRunOp
   const end = offset + request.limit;
   const bufferUnits = options.bufferUnits ?? BUFFER_UNITS;
   if (bufferUnits > 0 && end <= MAX_BUFFERED_END) {
-    const buffered = await pass(rg, request, options, signal, {
+    const buffered = await pass(rg, {
+      request,
+      options,
+      signal,
       sorted: false,
       offset: 0,
       limit: Math.max(end, bufferUnits),
@@ -118,7 +121,10 @@ export async function grep(rg: Ripgrep, request: GrepRequest, options: GrepRunOp
       return { ...page, timedOut: deadline.aborted };
     }
   }
-  const sorted = await pass(rg, request, options, signal, {
+  const sorted = await pass(rg, {
+    request,
+    options,
+    signal,
     sorted: true,
     offset,
     limit: request.limit,
@@ -129,7 +135,11 @@ export async function grep(rg: Ripgrep, request: GrepRequest, options: GrepRunOp
   return { ...sorted.page, timedOut: deadline.aborted };
 }
 
+/** One ripgrep pass: the request, and how this pass pages it. */
 interface PassOptions {
+  request: GrepRequest;
+  options: GrepRunOptions;
+  signal: AbortSignal;
   sorted: boolean;
   offset: number;
   limit: number;
@@ -140,10 +150,7 @@ interface PassOptions {
 
 async function pass(
   rg: Ripgrep,
-  request: GrepRequest,
-  options: GrepRunOptions,
-  signal: AbortSignal,
-  how: PassOptions,
+  { request, options, signal, ...how }: PassOptions,
 ): Promise<{ page: Page; overflowed: boolean }> {
   const collector = new PageCollector({
     mode: request.mode ?? "lines",

@@ -33,7 +33,7 @@ export function toShown(
     out.push({
       kind,
       lineNumber: lineNumber + i,
-      text: cutLine(part.replace(/\r$/, ""), local, maxChars),
+      text: cutLine(part.replace(/\r$/, ""), local, { maxChars }),
       unit,
     });
     start = end + 1;

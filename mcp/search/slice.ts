@@ -44,7 +44,7 @@ export function slicePage(buffered: Page, options: SliceOptions): Page {
       if (at < options.offset) continue;
       if (at >= limitEnd) break;
       const unitLines = at === options.offset && unit > 0
-        ? [...borrowedContext(byUnit[unit - 1], byUnit[unit], options.context), ...byUnit[unit]]
+        ? [...borrowedContext(byUnit[unit - 1], byUnit[unit], options), ...byUnit[unit]]
         : byUnit[unit];
       // Decided as the stream decides: on the text up to the match itself, trailing context added after.
       const lastMatch = unitLines.findLastIndex((l) => l.kind === ":");
@@ -70,7 +70,11 @@ export function slicePage(buffered: Page, options: SliceOptions): Page {
  * A page that starts mid-file shows its first match with full before-context, as a streamed page does:
  * the previous match's trailing context lines that fall in the window are borrowed.
  */
-function borrowedContext(previous: ShownLine[], current: ShownLine[], context: number): ShownLine[] {
+function borrowedContext(
+  previous: ShownLine[],
+  current: ShownLine[],
+  { context }: { context: number },
+): ShownLine[] {
   const matchLine = current.find((l) => l.kind === ":")?.lineNumber ?? 0;
   const previousEnd = previous.findLast((l) => l.kind === ":")?.lineNumber ?? 0;
   const firstOwn = current[0]?.lineNumber ?? matchLine;
