@@ -92,3 +92,14 @@ Deno.test("listFiles: requireGit false honours .gitignore without .git; sort new
   assert.deepEqual(await list({ requireGit: false, sort: "newest", slashes: true }), ["b.txt", "a/c.txt"]);
   assert.deepEqual(await list({ requireGit: false, sort: "path" }), ["a/c.txt", "b.txt"]);
 });
+
+Deno.test("RipgrepRun.lines keeps a line that spans many pipe chunks whole", async () => {
+  const long = "x".repeat(3_000_000) + "NEEDLE" + "y".repeat(1_000_000);
+  await using ws = await tempWorkspace({ "a.txt": `short NEEDLE\n${long}\nlast NEEDLE` });
+  const run = new RipgrepRun(await rg(), ["--no-config", "NEEDLE", "a.txt"], { cwd: ws.path });
+  const lines: string[] = [];
+  for await (const line of run.lines()) lines.push(line);
+  assert.deepEqual(lines.map((l) => l.length), ["short NEEDLE".length, long.length, "last NEEDLE".length]);
+  assert.equal(lines[1], long);
+  assert.equal((await run.exit).code, 0);
+});
