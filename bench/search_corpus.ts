@@ -2,6 +2,7 @@
  * The deterministic corpus the search benchmark runs on, generated into the gitignored `bench/.corpus/`:
  * mixed-language source files (seeded PRNG, same bytes on every machine), a `.gitignore`d `build/` folder
  * of minified stylesheets, a `.git/` marker so ripgrep applies the ignore rules as in a checkout.
+ * Imported by bench/search.ts (no entry point of its own, so `deno task bench` runs nothing here).
  * Planted needles: `XYZZY_SELECTIVE` in 1 of every 2,500 files (selective), `FIXME` on ~1% of lines (100k+).
  * @module
  */
@@ -134,12 +135,4 @@ function mulberry32(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-}
-
-if (import.meta.main) {
-  const files = Number(Deno.args[0] ?? FULL.files);
-  // deno-lint-ignore no-console
-  const corpus = await ensureCorpus({ ...FULL, files }, (m) => console.error(m));
-  // deno-lint-ignore no-console
-  console.log(JSON.stringify(corpus));
 }
