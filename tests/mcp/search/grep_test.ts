@@ -311,3 +311,18 @@ Deno.test("search_grep in an MCP_ALLOW_DIRS folder outside the root shows absolu
     `${ws.join("extra", "b.txt").replaceAll("\\", "/")}\n1:needle\n\n1 matching line in 1 file`,
   );
 });
+
+Deno.test("search_grep: CRLF lines lose their \\r; odd file names and Latin-1 text come through", async () => {
+  await using ws = await tempWorkspace({
+    ...GIT,
+    "win.txt": "first hit\r\nsecond\r\n",
+    "dir with space/ünï 名.txt": "hit\n",
+    "latin1.txt": new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x20, 0x68, 0x69, 0x74, 0x0a]),
+  });
+  await using c = await connectSearch(ws.path);
+  assert.equal(
+    await c.text("search_grep", { pattern: "hit", context: 1 }),
+    "dir with space/ünï 名.txt\n1:hit\n\nlatin1.txt\n1:caf\ufffd hit\n\nwin.txt\n1:first hit\n2-second\n\n" +
+      "3 matching lines in 3 files",
+  );
+});
