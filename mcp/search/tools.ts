@@ -1,7 +1,7 @@
 /** The search server's tool table: search_grep and search_glob over ripgrep. */
 import { z } from "zod";
 import { defineTool, type ToolDefinition } from "../../lib/mcp/tool.ts";
-import { toToolError } from "../../lib/mcp/errors.ts";
+import { ToolError, toToolError } from "../../lib/mcp/errors.ts";
 import type { Ripgrep } from "../../lib/ripgrep/locate.ts";
 import type { Workspace } from "../../lib/workspace/workspace.ts";
 import { grep } from "./grep.ts";
@@ -45,6 +45,7 @@ export function createTools(deps: SearchDeps): ToolDefinition[] {
       },
       annotations: READ_ONLY,
       run: async (input, { signal }) => {
+        refuseNul("search_grep", [input.pattern, ...toList(input.glob), input.type ?? ""]);
         const where = await resolve(deps.workspace, input.path);
         const mode = input.mode ?? "lines";
         const offset = Math.floor(input.offset ?? 0);
@@ -92,6 +93,7 @@ export function createTools(deps: SearchDeps): ToolDefinition[] {
       },
       annotations: READ_ONLY,
       run: async (input, { signal }) => {
+        refuseNul("search_glob", toList(input.pattern));
         const where = await resolve(deps.workspace, input.path);
         return await glob(await deps.ripgrep(), {
           patterns: toList(input.pattern),
@@ -106,6 +108,17 @@ export function createTools(deps: SearchDeps): ToolDefinition[] {
       },
     }),
   ];
+}
+
+/** A NUL byte cannot be passed to a process: say so rather than fail to spawn ripgrep. */
+function refuseNul(tool: string, values: string[]): void {
+  const bad = values.find((value) => value.includes("\0"));
+  if (bad !== undefined) {
+    throw new ToolError(
+      "invalid_argument",
+      `Cannot call ${tool} with ${JSON.stringify(bad)}: it contains a NUL byte`,
+    );
+  }
 }
 
 function toList(value: string | string[] | undefined): string[] {

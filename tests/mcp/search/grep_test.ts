@@ -326,3 +326,21 @@ Deno.test("search_grep: CRLF lines lose their \\r; odd file names and Latin-1 te
       "3 matching lines in 3 files",
   );
 });
+
+Deno.test("search_grep and search_glob refuse a NUL byte as invalid_argument", async () => {
+  await using ws = await tempWorkspace({ ...GIT, "a.txt": "x\n" });
+  await using c = await connectSearch(ws.path);
+  for (
+    const [tool, args] of [
+      ["search_grep", { pattern: "a\0b" }],
+      ["search_grep", { pattern: "x", glob: ["*.txt", "a\0"] }],
+      ["search_glob", { pattern: "\0" }],
+    ] as const
+  ) {
+    const result = await c.call(tool, args);
+    assert.match(
+      textOf(result),
+      /^Error \[invalid_argument\]: Cannot call search_\w+ with ".*": it contains a NUL byte$/,
+    );
+  }
+});
