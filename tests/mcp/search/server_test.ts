@@ -2,7 +2,10 @@ import assert from "node:assert/strict";
 import { encode } from "gpt-tokenizer";
 import { spawnStdio } from "../../_support/stdio.ts";
 import { assertSnapshot } from "../../_support/snapshot.ts";
-import { textOf } from "../../_support/connect.ts";
+import { connect, textOf } from "../../_support/connect.ts";
+import { requireRipgrep } from "../../../lib/ripgrep/locate.ts";
+import { Workspace } from "../../../lib/workspace/workspace.ts";
+import { createServer } from "../../../mcp/search/server.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
 import { searchTimeoutMs, timeoutNote } from "../../../mcp/search/timeout.ts";
 import { connectSearch, GIT } from "./_connect.ts";
@@ -65,4 +68,19 @@ Deno.test("stdio: a real client greps and globs over pipes", async () => {
   assert.equal(textOf(grep as never), "src/a.ts\n1:export const answer = 42;\n\n1 matching line in 1 file");
   const glob = await c.client.callTool({ name: "search_glob", arguments: { pattern: "*.ts" } });
   assert.equal(textOf(glob as never), "src/a.ts\n\n1 file, newest first");
+});
+
+Deno.test("a broken RG_PATH is an unavailable error that names it", async () => {
+  await using ws = await tempWorkspace({ ...GIT, "a.txt": "x\n" });
+  await using c = await connect(createServer({
+    workspace: new Workspace({ cwd: ws.path }),
+    ripgrep: () => requireRipgrep({ RG_PATH: ws.join("no-rg") }),
+    timeoutMs: 30_000,
+  }));
+  const result = await c.call("search_grep", { pattern: "x" });
+  assert.deepEqual(result._meta, { code: "unavailable" });
+  assert.match(
+    textOf(result),
+    /^Error \[unavailable\]: Cannot run ripgrep: RG_PATH ".*no-rg" does not answer/,
+  );
 });
