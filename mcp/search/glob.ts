@@ -8,8 +8,8 @@ import { timeoutNote } from "./timeout.ts";
 /** A glob request, validated, with its path resolved. */
 export interface GlobRequest {
   patterns: string[];
-  /** Path argument for ripgrep, relative to `cwd` (`.` for the root) or absolute. */
-  path: string;
+  /** Path arguments for ripgrep, relative to `cwd` (`.` for the root) or absolute. */
+  paths: string[];
   /** The searched path as shown to the model. */
   where: string;
   limit: number;
@@ -38,7 +38,7 @@ export async function glob(rg: Ripgrep, request: GlobRequest, options: GlobRunOp
   const hidden = request.hidden || request.patterns.some((p) => /(^|\/|!)\.[^./]/.test(p));
   const { run, paths } = listFiles(rg, {
     cwd: options.cwd,
-    paths: [request.path],
+    paths: request.paths,
     globs: request.patterns,
     hidden,
     noIgnore: request.noIgnore,

@@ -13,8 +13,8 @@ import { slicePage } from "./slice.ts";
 /** A grep request, already validated and with its path resolved. */
 export interface GrepRequest {
   pattern: string;
-  /** Path argument for ripgrep, relative to `cwd` (`.` for the root) or absolute. */
-  path: string;
+  /** Path arguments for ripgrep, relative to `cwd` (`.` for the root) or absolute; searched in this order. */
+  paths: string[];
   globs?: string[];
   types?: string[];
   case?: "smart" | "sensitive" | "insensitive";
@@ -74,7 +74,7 @@ export function grepArgs(request: GrepRequest, sorted: boolean): string[] {
   if (request.hidden) args.push("--glob", "!.git/");
   for (const type of request.types ?? []) args.push("--type", type);
   if (sorted) args.push("--sort", "path");
-  args.push("--regexp", request.pattern, "--", request.path);
+  args.push("--regexp", request.pattern, "--", ...request.paths);
   return args;
 }
 
@@ -112,6 +112,7 @@ export async function grep(rg: Ripgrep, request: GrepRequest, options: GrepRunOp
     });
     if (!buffered.overflowed) {
       const page = slicePage(buffered.page, {
+        paths: request.paths,
         mode,
         offset,
         limit: request.limit,

@@ -15,11 +15,16 @@ export interface SliceOptions {
   pageChars: number;
   /** Context lines asked for. */
   context: number;
+  /** The path arguments ripgrep searched, in order: it lists their results one argument after another. */
+  paths?: string[];
 }
 
 /** The page of `buffered` (whose files hold every unit) selected by `options`. */
 export function slicePage(buffered: Page, options: SliceOptions): Page {
-  const sorted = [...buffered.files].sort((a, b) => comparePaths(a.path, b.path));
+  const argument = argumentOf(options.paths ?? ["."]);
+  const sorted = [...buffered.files].sort((a, b) =>
+    argument(a.path) - argument(b.path) || comparePaths(a.path, b.path)
+  );
   let limitEnd = options.offset + options.limit;
   let index = 0;
   let shown = 0;
@@ -88,6 +93,21 @@ function groupByUnit(lines: ShownLine[], units: number): ShownLine[][] {
   const groups: ShownLine[][] = Array.from({ length: units }, () => []);
   for (const line of lines) groups[line.unit]?.push(line);
   return groups;
+}
+
+/** Which of ripgrep's path arguments a result path came from (`.` takes the relative ones). */
+function argumentOf(paths: string[]): (path: string) => number {
+  return (path) => {
+    const index = paths.findIndex((arg) =>
+      arg === "." ? !isAbsolute(path) : path === arg || path.startsWith(arg.endsWith("/") ? arg : `${arg}/`)
+    );
+    return index < 0 ? paths.length : index;
+  };
+}
+
+/** `/x` or `C:/x`: ripgrep prints results under an absolute argument absolutely. */
+function isAbsolute(path: string): boolean {
+  return path.startsWith("/") || /^[A-Za-z]:\//.test(path);
 }
 
 /** Path order as ripgrep's `--sort path` gives it: component by component. */

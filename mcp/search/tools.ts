@@ -4,6 +4,7 @@ import { defineTool, type ToolDefinition } from "../../lib/mcp/tool.ts";
 import { ToolError, toToolError } from "../../lib/mcp/errors.ts";
 import type { Ripgrep } from "../../lib/ripgrep/locate.ts";
 import type { Workspace } from "../../lib/workspace/workspace.ts";
+import { platform } from "../../lib/platform/mod.ts";
 import { grep } from "./grep.ts";
 import { glob } from "./glob.ts";
 import { renderGrep } from "./render.ts";
@@ -46,13 +47,13 @@ export function createTools(deps: SearchDeps): ToolDefinition[] {
       annotations: READ_ONLY,
       run: async (input, { signal }) => {
         refuseNul("search_grep", [input.pattern, ...toList(input.glob), input.type ?? ""]);
-        const where = await resolve(deps.workspace, input.path);
+        const { paths, where } = await targets(deps.workspace, input.path);
         const mode = input.mode ?? "lines";
         const offset = Math.floor(input.offset ?? 0);
         const context = Math.floor(input.context ?? 0);
         const outcome = await grep(await deps.ripgrep(), {
           pattern: input.pattern,
-          path: where,
+          paths,
           globs: toList(input.glob),
           types: input.type?.split(",").map((t) => t.trim()).filter(Boolean),
           case: input.case,
@@ -94,10 +95,10 @@ export function createTools(deps: SearchDeps): ToolDefinition[] {
       annotations: READ_ONLY,
       run: async (input, { signal }) => {
         refuseNul("search_glob", toList(input.pattern));
-        const where = await resolve(deps.workspace, input.path);
+        const { paths, where } = await targets(deps.workspace, input.path);
         return await glob(await deps.ripgrep(), {
           patterns: toList(input.pattern),
-          path: where,
+          paths,
           where,
           limit: Math.floor(input.limit ?? 200),
           offset: Math.floor(input.offset ?? 0),
@@ -126,13 +127,29 @@ function toList(value: string | string[] | undefined): string[] {
   return (Array.isArray(value) ? value : [value]).filter((v) => v !== "");
 }
 
-/** The path as ripgrep and the model see it (relative to the root), once it is known to be inside. */
-async function resolve(workspace: Workspace, path: string | undefined): Promise<string> {
-  const real = await workspace.resolveInside(path ?? ".");
+/**
+ * What to search, as ripgrep and the model see it: the given path (once it is known to be inside), or by
+ * default every workspace root, primary first (relative), the others absolute; a root inside another is
+ * searched once.
+ */
+async function targets(
+  workspace: Workspace,
+  path: string | undefined,
+): Promise<{ paths: string[]; where: string }> {
+  if (path === undefined) {
+    await workspace.ready();
+    const roots = workspace.roots.filter((root, i) =>
+      !workspace.roots.some((other, j) => j < i && platform.isInside(root, other))
+    );
+    const paths = roots.map((root) => workspace.display(root));
+    return { paths, where: paths.join(", ") };
+  }
+  const real = await workspace.resolveInside(path);
   try {
     await Deno.stat(real);
   } catch (error) {
     throw toToolError(error, `Cannot search "${path}"`);
   }
-  return workspace.display(real);
+  const where = workspace.display(real);
+  return { paths: [where], where };
 }

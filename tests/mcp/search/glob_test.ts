@@ -99,7 +99,7 @@ Deno.test("search_glob counts up to a cap, then the total is N+", async () => {
   await using ws = await tempWorkspace(files);
   const text = await glob(await requireRipgrep(), {
     patterns: ["*.md"],
-    path: ".",
+    paths: ["."],
     where: ".",
     limit: 3,
     sort: "path",

@@ -42,10 +42,10 @@ async function pages(
 
 for (
   const [name, request] of [
-    ["lines with context", { pattern: "^hit", path: ".", limit: 7, context: 2 }],
-    ["lines", { pattern: "^hit", path: ".", limit: 11 }],
-    ["count", { pattern: "^hit", path: ".", limit: 2, mode: "count" }],
-    ["files", { pattern: "^hit", path: ".", limit: 3, mode: "files" }],
+    ["lines with context", { pattern: "^hit", paths: ["."], limit: 7, context: 2 }],
+    ["lines", { pattern: "^hit", paths: ["."], limit: 11 }],
+    ["count", { pattern: "^hit", paths: ["."], limit: 2, mode: "count" }],
+    ["files", { pattern: "^hit", paths: ["."], limit: 3, mode: "files" }],
   ] as Array<[string, Omit<GrepRequest, "offset">]>
 ) {
   Deno.test(`buffered and sorted-run paging give the same pages: ${name}`, async () => {
@@ -60,7 +60,7 @@ for (
 Deno.test("the page text budget cuts buffered and streamed pages at the same match", async () => {
   await using ws = await tempWorkspace(fixture());
   const rg = await requireRipgrep();
-  const request: GrepRequest = { pattern: "^hit", path: ".", limit: 50, context: 3 };
+  const request: GrepRequest = { pattern: "^hit", paths: ["."], limit: 50, context: 3 };
   const options = { cwd: ws.path, timeoutMs: 30_000, pageChars: 600 };
   const buffered = await grep(rg, request, { ...options, bufferUnits: 2_000 });
   const streamed = await grep(rg, request, { ...options, bufferUnits: 0 });
