@@ -68,7 +68,8 @@ export async function glob(rg: Ripgrep, request: GlobRequest, options: GlobRunOp
   }
   // Not `exit.stopped` alone: ripgrep may have finished writing before we stopped reading.
   const complete = !capped && !exit.stopped;
-  const notes = deadline.aborted
+  // The deadline only matters when it cut the listing short.
+  const notes = deadline.aborted && exit.stopped && !capped
     ? [timeoutNote(options.timeoutMs, "the list is partial; narrow path or pattern")]
     : [];
   if (total === 0) {

@@ -119,7 +119,7 @@ export async function grep(rg: Ripgrep, request: GrepRequest, options: GrepRunOp
         pageChars,
         context: request.context ?? 0,
       });
-      return { ...page, timedOut: deadline.aborted };
+      return { ...page, timedOut: deadline.aborted && !page.complete };
     }
   }
   const sorted = await pass(rg, {
@@ -133,7 +133,8 @@ export async function grep(rg: Ripgrep, request: GrepRequest, options: GrepRunOp
     countHorizon: options.countHorizon ?? 2_000,
     stopOnOverflow: false,
   });
-  return { ...sorted.page, timedOut: deadline.aborted };
+  // Only a run the deadline cut short is partial; one that finished just before it is not.
+  return { ...sorted.page, timedOut: deadline.aborted && !sorted.page.complete && !sorted.page.more };
 }
 
 /** One ripgrep pass: the request, and how this pass pages it. */
