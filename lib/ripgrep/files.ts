@@ -16,6 +16,12 @@ export interface ListFilesOptions {
   noIgnore?: boolean;
   /** Descend at most this many folder levels (1 = only the given folder's own files). */
   maxDepth?: number;
+  /** `path` (single-threaded, stable), `newest` (most recently modified first); default unsorted. */
+  sort?: "path" | "newest";
+  /** False: honour .gitignore outside git repositories too (`--no-require-git`). Default true. */
+  requireGit?: boolean;
+  /** Print `/` separators on every OS (`--path-separator /`). */
+  slashes?: boolean;
   signal?: AbortSignal;
 }
 
@@ -25,6 +31,10 @@ export function listFilesArgs(options: ListFilesOptions): string[] {
   if (options.hidden) args.push("--hidden");
   if (options.noIgnore) args.push("--no-ignore");
   if (options.maxDepth !== undefined) args.push("--max-depth", String(options.maxDepth));
+  if (options.requireGit === false) args.push("--no-require-git");
+  if (options.slashes) args.push("--path-separator", "/");
+  if (options.sort === "path") args.push("--sort", "path");
+  if (options.sort === "newest") args.push("--sortr", "modified");
   for (const glob of options.globs ?? []) args.push("--glob", glob);
   // Never list the repository's own database, even with `hidden`.
   if (options.hidden) args.push("--glob", "!.git/");

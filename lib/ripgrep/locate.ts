@@ -28,11 +28,18 @@ export function locateRipgrep(env?: { RG_PATH?: string }): Promise<Ripgrep | nul
   return cached;
 }
 
-/** Like {@link locateRipgrep}, but a missing ripgrep is an `unavailable` ToolError with the install hint. */
-export async function requireRipgrep(): Promise<Ripgrep> {
-  const found = await locateRipgrep();
-  if (!found) throw new ToolError("unavailable", `Cannot run ripgrep: none found; ${RIPGREP_HINT}`);
-  return found;
+/** Like {@link locateRipgrep}, but a missing ripgrep is an `unavailable` ToolError saying how to get one. */
+export async function requireRipgrep(env?: { RG_PATH?: string }): Promise<Ripgrep> {
+  const found = await locateRipgrep(env);
+  if (found) return found;
+  const override = env ? env.RG_PATH : Deno.env.get("RG_PATH");
+  if (override) {
+    throw new ToolError(
+      "unavailable",
+      `Cannot run ripgrep: RG_PATH "${override}" does not answer \`--version\`; fix it, or unset RG_PATH to use the bundled one`,
+    );
+  }
+  throw new ToolError("unavailable", `Cannot run ripgrep: none found; ${RIPGREP_HINT}`);
 }
 
 async function findRipgrep(env: { RG_PATH?: string }): Promise<Ripgrep | null> {

@@ -47,25 +47,32 @@ export class RipgrepRun {
   /** stdout split into lines (without the newline); ends when ripgrep ends or is stopped. */
   async *lines(): AsyncGenerator<string> {
     const decoder = new TextDecoder();
-    let pending = "";
     const reader = this.#child.stdout.getReader();
+    // The unterminated tail, kept as parts: a 50 MB minified line arrives in hundreds of chunks, and
+    // rescanning a growing string for "\n" on every chunk would be quadratic.
+    const parts: string[] = [];
     let finished = false;
     try {
       while (true) {
         const { value, done } = await reader.read();
         if (done) break;
-        pending += decoder.decode(value, { stream: true });
+        const text = decoder.decode(value, { stream: true });
+        let start = 0;
         let newline: number;
-        while ((newline = pending.indexOf("\n")) >= 0) {
-          const line = pending.slice(0, newline);
-          pending = pending.slice(newline + 1);
+        while ((newline = text.indexOf("\n", start)) >= 0) {
+          parts.push(text.slice(start, newline));
+          const line = parts.length === 1 ? parts[0] : parts.join("");
+          parts.length = 0;
+          start = newline + 1;
           yield line;
           if (this.#stopped) return;
         }
+        if (start < text.length) parts.push(text.slice(start));
       }
-      pending += decoder.decode();
+      parts.push(decoder.decode());
       finished = true;
-      if (pending) yield pending;
+      const last = parts.join("");
+      if (last) yield last;
     } finally {
       // Reached on early return too: stop ripgrep and release the pipe.
       if (!finished) this.stop();

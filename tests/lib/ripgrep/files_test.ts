@@ -66,3 +66,40 @@ Deno.test("a bad regex exits 2 with ripgrep's own explanation on stderr", async 
   assert.equal(exit.code, 2);
   assert.match(exit.stderr, /unclosed group/);
 });
+
+Deno.test("RG_PATH wins; a RG_PATH that is not ripgrep finds nothing", async () => {
+  const found = await rg();
+  assert.deepEqual(await locateRipgrep({ RG_PATH: found.path }), { ...found, source: "RG_PATH" });
+  assert.equal(await locateRipgrep({ RG_PATH: "/nonexistent/rg" }), null);
+});
+
+Deno.test("listFiles: requireGit false honours .gitignore without .git; sort newest and path", async () => {
+  await using ws = await tempWorkspace({
+    ".gitignore": "out/\n",
+    "b.txt": "",
+    "a/c.txt": "",
+    "out/x.txt": "",
+  });
+  const now = Date.now() / 1000;
+  await Deno.utime(ws.join("b.txt"), now - 50, now - 50);
+  await Deno.utime(ws.join("a/c.txt"), now - 100, now - 100);
+  const list = async (options: Partial<Parameters<typeof listFiles>[1]>) => {
+    const out: string[] = [];
+    for await (const path of listFiles(await rg(), { cwd: ws.path, ...options }).paths) out.push(path);
+    return out;
+  };
+  assert.deepEqual((await list({})).sort(), ["a/c.txt", "b.txt", "out/x.txt"]);
+  assert.deepEqual(await list({ requireGit: false, sort: "newest", slashes: true }), ["b.txt", "a/c.txt"]);
+  assert.deepEqual(await list({ requireGit: false, sort: "path" }), ["a/c.txt", "b.txt"]);
+});
+
+Deno.test("RipgrepRun.lines keeps a line that spans many pipe chunks whole", async () => {
+  const long = "x".repeat(3_000_000) + "NEEDLE" + "y".repeat(1_000_000);
+  await using ws = await tempWorkspace({ "a.txt": `short NEEDLE\n${long}\nlast NEEDLE` });
+  const run = new RipgrepRun(await rg(), ["--no-config", "NEEDLE", "a.txt"], { cwd: ws.path });
+  const lines: string[] = [];
+  for await (const line of run.lines()) lines.push(line);
+  assert.deepEqual(lines.map((l) => l.length), ["short NEEDLE".length, long.length, "last NEEDLE".length]);
+  assert.equal(lines[1], long);
+  assert.equal((await run.exit).code, 0);
+});

@@ -1,0 +1,28 @@
+/** Long lines (minified code, data files) cut to a window around the match, saying how much was cut. */
+import { formatCount } from "../../lib/text/format.ts";
+
+/** Share of the window shown before the match. */
+const LEAD = 0.3;
+
+/**
+ * `line` unchanged when it fits in `maxChars`; otherwise a window of about `maxChars` that starts a little
+ * before the first match span, with `…(+N chars)` where text was cut.
+ */
+export function cutLine(line: string, spans: Array<[number, number]>, options: { maxChars: number }): string {
+  const { maxChars } = options;
+  if (line.length <= maxChars) return line;
+  const first = spans.length ? Math.min(...spans.map(([s]) => s)) : 0;
+  let start = Math.max(0, first - Math.floor(maxChars * LEAD));
+  let end = Math.min(line.length, start + maxChars);
+  start = Math.max(0, end - maxChars);
+  // Never split a surrogate pair.
+  if (start > 0 && isLowSurrogate(line.charCodeAt(start))) start--;
+  if (end < line.length && isLowSurrogate(line.charCodeAt(end))) end++;
+  const head = start > 0 ? `…(+${formatCount(start)} chars)` : "";
+  const tail = end < line.length ? `…(+${formatCount(line.length - end)} chars)` : "";
+  return `${head}${line.slice(start, end)}${tail}`;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}

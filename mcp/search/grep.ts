@@ -1,0 +1,189 @@
+/**
+ * search_grep's engine: the ripgrep argv, a fast unsorted first pass that settles small result sets, a
+ * path-sorted pass when results must be paged (so `offset` always means the same thing), the timeout, and
+ * ripgrep's fatal errors as ToolErrors.
+ * @module
+ */
+import { ToolError } from "../../lib/mcp/errors.ts";
+import type { Ripgrep } from "../../lib/ripgrep/locate.ts";
+import { RipgrepRun } from "../../lib/ripgrep/run.ts";
+import { type GrepMode, type Page, PageCollector } from "./collect.ts";
+import { slicePage } from "./slice.ts";
+
+/** A grep request, already validated and with its path resolved. */
+export interface GrepRequest {
+  pattern: string;
+  /** Path arguments for ripgrep, relative to `cwd` (`.` for the root) or absolute; searched in this order. */
+  paths: string[];
+  globs?: string[];
+  types?: string[];
+  case?: "smart" | "sensitive" | "insensitive";
+  fixed?: boolean;
+  word?: boolean;
+  multiline?: boolean;
+  pcre2?: boolean;
+  context?: number;
+  mode?: GrepMode;
+  limit: number;
+  offset?: number;
+  hidden?: boolean;
+  noIgnore?: boolean;
+}
+
+/** Where and how long ripgrep runs. */
+export interface GrepRunOptions {
+  /** The workspace root: ripgrep's cwd, so globs with `/` and shown paths are relative to it. */
+  cwd: string;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Units counted past the page before a total becomes `N+`. */
+  countHorizon?: number;
+  pageChars?: number;
+  maxLineChars?: number;
+  /** Result sets up to this many units are buffered from a parallel pass; 0 always pages a sorted run. */
+  bufferUnits?: number;
+}
+
+/** A page of grep results and how the search ended. */
+export interface GrepOutcome extends Page {
+  timedOut: boolean;
+}
+
+/** The ripgrep argv for `request`; `sorted` trades parallelism for a stable order. */
+export function grepArgs(request: GrepRequest, sorted: boolean): string[] {
+  const args = ["--json", "--no-config", "--no-messages", "--binary", "--path-separator", "/"];
+  // Honour .gitignore even in a folder that is not a git repository: it still says what is noise.
+  args.push("--no-require-git");
+  args.push(
+    { smart: "--smart-case", sensitive: "--case-sensitive", insensitive: "--ignore-case" }[
+      request.case ?? "smart"
+    ],
+  );
+  if (request.fixed) args.push("--fixed-strings");
+  if (request.word) args.push("--word-regexp");
+  if (request.multiline) args.push("--multiline");
+  if (request.pcre2) args.push("--pcre2");
+  if (request.context && (request.mode ?? "lines") === "lines") {
+    args.push("--context", String(request.context));
+  }
+  if (request.mode === "files") args.push("--max-count", "1");
+  if (request.hidden) args.push("--hidden");
+  if (request.noIgnore) args.push("--no-ignore");
+  for (const glob of request.globs ?? []) args.push("--glob", glob);
+  // Last, since a later glob wins: never the repository's own database, whatever the globs say.
+  if (request.hidden) args.push("--glob", "!.git/");
+  for (const type of request.types ?? []) args.push("--type", type);
+  if (sorted) args.push("--sort", "path");
+  args.push("--regexp", request.pattern, "--", ...request.paths);
+  return args;
+}
+
+/** A first, parallel pass keeps up to this many units in memory; a larger result set is paged by a sorted run. */
+const BUFFER_UNITS = 2_000;
+/** ... and up to this much text. */
+const BUFFER_CHARS = 4_000_000;
+/** Pages past this offset skip the buffered pass. */
+const MAX_BUFFERED_END = 20_000;
+
+/**
+ * Runs the search. A parallel ripgrep pass buffers the whole result set when it is small (≤ 2,000 units):
+ * then the page is cut from it in path order. A larger set is paged by a `--sort path` run that stops as
+ * soon as its page and count horizon are done, so `offset` means the same on every call.
+ */
+export async function grep(rg: Ripgrep, request: GrepRequest, options: GrepRunOptions): Promise<GrepOutcome> {
+  const deadline = AbortSignal.timeout(options.timeoutMs);
+  const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
+  const mode = request.mode ?? "lines";
+  const offset = request.offset ?? 0;
+  const pageChars = options.pageChars ?? 40_000;
+  const end = offset + request.limit;
+  const bufferUnits = options.bufferUnits ?? BUFFER_UNITS;
+  if (bufferUnits > 0 && end <= MAX_BUFFERED_END) {
+    const buffered = await pass(rg, {
+      request,
+      options,
+      signal,
+      sorted: false,
+      offset: 0,
+      limit: Math.max(end, bufferUnits),
+      pageChars: BUFFER_CHARS,
+      countHorizon: 0,
+      stopOnOverflow: true,
+    });
+    if (!buffered.overflowed) {
+      const page = slicePage(buffered.page, {
+        paths: request.paths,
+        mode,
+        offset,
+        limit: request.limit,
+        pageChars,
+        context: request.context ?? 0,
+      });
+      return { ...page, timedOut: deadline.aborted && !page.complete };
+    }
+  }
+  const sorted = await pass(rg, {
+    request,
+    options,
+    signal,
+    sorted: true,
+    offset,
+    limit: request.limit,
+    pageChars,
+    countHorizon: options.countHorizon ?? 2_000,
+    stopOnOverflow: false,
+  });
+  // Only a run the deadline cut short is partial; one that finished just before it is not.
+  return { ...sorted.page, timedOut: deadline.aborted && !sorted.page.complete && !sorted.page.more };
+}
+
+/** One ripgrep pass: the request, and how this pass pages it. */
+interface PassOptions {
+  request: GrepRequest;
+  options: GrepRunOptions;
+  signal: AbortSignal;
+  sorted: boolean;
+  offset: number;
+  limit: number;
+  pageChars: number;
+  countHorizon: number;
+  stopOnOverflow: boolean;
+}
+
+async function pass(
+  rg: Ripgrep,
+  { request, options, signal, ...how }: PassOptions,
+): Promise<{ page: Page; overflowed: boolean }> {
+  const collector = new PageCollector({
+    mode: request.mode ?? "lines",
+    context: request.context ?? 0,
+    maxLineChars: options.maxLineChars ?? 250,
+    offset: how.offset,
+    limit: how.limit,
+    pageChars: how.pageChars,
+    countHorizon: how.countHorizon,
+    stopOnOverflow: how.stopOnOverflow,
+  });
+  if (signal.aborted) return { page: collector.page(), overflowed: false };
+  const run = new RipgrepRun(rg, grepArgs(request, how.sorted), { cwd: options.cwd, signal });
+  for await (const line of run.lines()) {
+    if (!collector.feed(line)) break;
+  }
+  const exit = await run.exit;
+  const page = collector.page();
+  if (exit.code === 2 && !page.complete && !exit.stopped) throw ripgrepError(request, exit.stderr);
+  return { page, overflowed: collector.overflowed && !signal.aborted };
+}
+
+/** ripgrep's own words for a bad regex, glob or type, as an invalid_argument error. */
+function ripgrepError(request: GrepRequest, stderr: string): ToolError {
+  let reason = stderr.replace(/^rg: /gm, "").trim() || "ripgrep failed without a message";
+  if (/regex|glob|file type|PCRE2|look-?around|backreference/i.test(reason)) {
+    // ripgrep suggests its own flags; the model's switches are the tool's arguments.
+    reason = reason
+      .replace(/\s*Consider enabling PCRE2[\s\S]*$/, "\nSet pcre2: true for look-around and backreferences")
+      .replace(/\s*Consider enabling multiline mode[\s\S]*$/, "\nSet multiline: true to match across lines");
+    return new ToolError("invalid_argument", `Cannot search for /${request.pattern}/: ${reason}`);
+  }
+  return new ToolError("internal", `Cannot search for /${request.pattern}/: ${reason}`);
+}
