@@ -47,6 +47,8 @@ export async function listTree(deps: FsDeps, request: ListRequest, signal?: Abor
     cwd: real,
     hidden: request.hidden,
     noIgnore: request.all,
+    // Same rule as search-mcp: a .gitignore counts even where no .git folder is (a tarball, a subfolder copy).
+    requireGit: false,
     globs: COLLAPSED.map((name) => `!${name}`),
     signal,
   });

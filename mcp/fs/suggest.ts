@@ -97,7 +97,12 @@ async function sameNameAnywhere(
 ): Promise<string[]> {
   if (name === "" || /[*?[\]{}]/.test(name)) return [];
   const hits: string[] = [];
-  const { run, paths } = listFiles(rg, { cwd: root, globs: [`**/${name}`], signal: options.signal });
+  const { run, paths } = listFiles(rg, {
+    cwd: root,
+    globs: [`**/${name}`],
+    requireGit: false,
+    signal: options.signal,
+  });
   for await (const relative of paths) {
     hits.push(platform.path.join(root, relative));
     if (hits.length >= 20) break;

@@ -142,3 +142,12 @@ Deno.test("fs_list stops reading ripgrep at the scan cap and says the counts are
     "./\n  d/  (5 files)\n[1 folder and 0 files shown of 5+ files in all; scan stopped at 5 files: counts are lower bounds]",
   );
 });
+
+Deno.test("fs_list honours a .gitignore outside a git repository, like search-mcp", async () => {
+  await using ws = await tempWorkspace({ ".gitignore": "build/\n", "src/a.ts": "a", "build/out.js": "x" });
+  await using c = await fsClient(ws.path);
+  const tree = await c.text("fs_list", {});
+  assert.match(tree, /src\//);
+  assert.doesNotMatch(tree, /build/);
+  assert.match(await c.text("fs_list", { all: true }), /build\//);
+});
