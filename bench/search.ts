@@ -10,7 +10,7 @@ import { Client, StdioClientTransport } from "../lib/mcp/sdk.ts";
 import { requireRipgrep } from "../lib/ripgrep/locate.ts";
 import { listServers, runArgs } from "../tools/catalog.ts";
 import { startPeer } from "./_support/peers.ts";
-import { ensureCorpus, FULL } from "./search_corpus.ts";
+import { ensureCorpus, FULL } from "./_support/search_corpus.ts";
 
 type Text = { content: Array<{ type: string; text?: string }> };
 const files = Number(Deno.args[0] ?? FULL.files);

@@ -10,6 +10,7 @@ import { listServers, REPO_ROOT, type ServerEntry } from "./catalog.ts";
 import { compileServer } from "./compile.ts";
 import { blockYaml } from "./blocks.ts";
 import { platform } from "../lib/platform/mod.ts";
+import { BESIDE_NAME, bundledPath } from "../lib/ripgrep/locate.ts";
 
 const encoder = new TextEncoder();
 const say = (line: string) => Deno.stdout.writeSync(encoder.encode(`${line}\n`));
@@ -37,6 +38,8 @@ for (const server of listServers()) {
   say(`wrapper   ${join(bin, `${server.name}-mcp`)} (deno install --global)`);
 }
 
+if (compiled) await copyRipgrepBeside();
+
 const blocks = join(workspace, ".continue", "mcpServers");
 await Deno.mkdir(blocks, { recursive: true });
 for (const server of listServers()) {
@@ -59,6 +62,19 @@ async function compileInto(server: ServerEntry, target: string): Promise<boolean
   } finally {
     await Deno.remove(temp, { recursive: true });
   }
+}
+
+/**
+ * A compiled executable cannot run the ripgrep embedded in it, and read-only servers may not copy it out:
+ * put one copy beside them, where `lib/ripgrep/locate.ts` looks.
+ */
+async function copyRipgrepBeside(): Promise<void> {
+  const bundled = await bundledPath();
+  if (!bundled) return;
+  const target = join(bin, BESIDE_NAME);
+  await Deno.copyFile(bundled, target);
+  await Deno.chmod(target, 0o755).catch(() => {});
+  say(`ripgrep   ${target}`);
 }
 
 async function installWrapper(name: string, permissions: string[], entry: string): Promise<void> {

@@ -1,6 +1,6 @@
 /**
  * Which ripgrep the search and fs servers run: `RG_PATH`, else the binary shipped in `npm:@vscode/ripgrep`
- * (no install step), else `rg` on PATH.
+ * (no install step), else the copy `deno task install` puts beside compiled executables, else `rg` on PATH.
  * @module
  */
 import { ToolError } from "../mcp/errors.ts";
@@ -12,8 +12,11 @@ export interface Ripgrep {
   path: string;
   /** `15.0.0` */
   version: string;
-  source: "RG_PATH" | "bundled" | "PATH";
+  source: "RG_PATH" | "bundled" | "beside" | "PATH";
 }
+
+/** File name of the ripgrep copy `deno task install` puts beside compiled executables. */
+export const BESIDE_NAME = `continue-mcp-rg${platform.exeSuffix}`;
 
 /** How to get ripgrep when none is found. */
 export const RIPGREP_HINT =
@@ -49,11 +52,20 @@ async function findRipgrep(env: { RG_PATH?: string }): Promise<Ripgrep | null> {
     const found = await probe(bundled, "bundled") ?? await probe(await extractEmbedded(bundled), "bundled");
     if (found) return found;
   }
+  // A compiled server whose permissions do not allow the cache copy above (fs-mcp is read-only).
+  const beside = await ripgrepBeside(platform.path.dirname(Deno.execPath()));
+  if (beside) return beside;
   const onPath = await findOnPath(`rg`);
   return onPath ? await probe(onPath, "PATH") : null;
 }
 
-async function bundledPath(): Promise<string | null> {
+/** The ripgrep copy named {@link BESIDE_NAME} in `folder`, if it runs. */
+export function ripgrepBeside(folder: string): Promise<Ripgrep | null> {
+  return probe(platform.path.join(folder, BESIDE_NAME), "beside");
+}
+
+/** The ripgrep binary inside `npm:@vscode/ripgrep` for this platform, or null. */
+export async function bundledPath(): Promise<string | null> {
   try {
     // Dynamic: the package throws at import on platforms it has no binary for.
     const { rgPath } = await import("@vscode/ripgrep");

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { listFiles } from "../../../lib/ripgrep/files.ts";
-import { locateRipgrep } from "../../../lib/ripgrep/locate.ts";
+import { BESIDE_NAME, bundledPath, locateRipgrep, ripgrepBeside } from "../../../lib/ripgrep/locate.ts";
 import { RipgrepRun } from "../../../lib/ripgrep/run.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
 
@@ -102,4 +102,16 @@ Deno.test("RipgrepRun.lines keeps a line that spans many pipe chunks whole", asy
   assert.deepEqual(lines.map((l) => l.length), ["short NEEDLE".length, long.length, "last NEEDLE".length]);
   assert.equal(lines[1], long);
   assert.equal((await run.exit).code, 0);
+});
+
+Deno.test("ripgrepBeside finds the copy deno task install puts beside compiled executables", async () => {
+  await using ws = await tempWorkspace();
+  assert.equal(await ripgrepBeside(ws.path), null);
+  const bundled = await bundledPath();
+  assert.ok(bundled);
+  await Deno.copyFile(bundled, ws.join(BESIDE_NAME));
+  await Deno.chmod(ws.join(BESIDE_NAME), 0o755).catch(() => {});
+  const found = await ripgrepBeside(ws.path);
+  assert.equal(found?.source, "beside");
+  assert.match(found?.version ?? "", /^15\./);
 });

@@ -2,12 +2,12 @@
  * The deterministic corpus the search benchmark runs on, generated into the gitignored `bench/.corpus/`:
  * mixed-language source files (seeded PRNG, same bytes on every machine), a `.gitignore`d `build/` folder
  * of minified stylesheets, a `.git/` marker so ripgrep applies the ignore rules as in a checkout.
- * Imported by bench/search.ts (no entry point of its own, so `deno task bench` runs nothing here).
+ * Imported by bench/search.ts.
  * Planted needles: `XYZZY_SELECTIVE` in 1 of every 2,500 files (selective), `FIXME` on ~1% of lines (100k+).
  * @module
  */
 import { join } from "node:path";
-import { REPO_ROOT } from "../tools/catalog.ts";
+import { REPO_ROOT } from "../../tools/catalog.ts";
 
 /** Corpus shape. */
 export interface CorpusOptions {
