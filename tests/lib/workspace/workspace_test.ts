@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
+import { pathToFileURL } from "node:url";
 import { ToolError } from "../../../lib/mcp/errors.ts";
 import { Workspace } from "../../../lib/workspace/workspace.ts";
+import { platform } from "../../../lib/platform/mod.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
 
 async function refused(ws: Workspace, path: string, code = "outside_workspace"): Promise<void> {
@@ -89,7 +91,7 @@ Deno.test("MCP_WORKSPACE lists roots, first is primary; MCP_ALLOW_DIRS adds fold
   });
   const ws = new Workspace({
     cwd: tmp.path,
-    workspaceEnv: `${tmp.join("one")}:${tmp.join("two")}`,
+    workspaceEnv: [tmp.join("one"), tmp.join("two")].join(platform.listSeparator),
     allowDirsEnv: tmp.join("extra"),
   });
   assert.equal(ws.source, "env");
@@ -107,13 +109,13 @@ Deno.test("client roots replace the cwd; resolution waits for them; env roots ar
   let release!: (uris: string[]) => void;
   ws.adoptClientRoots(() => new Promise((resolve) => release = resolve));
   const pending = ws.resolveInside("x.txt");
-  release([`file://${tmp.join("client")}`]);
+  release([pathToFileURL(tmp.join("client")).href]);
   assert.equal(await pending, tmp.join("client", "x.txt"));
   assert.equal(ws.source, "roots");
   await ws.adoptClientRoots(() => Promise.resolve([]));
   assert.equal(ws.source, "cwd");
 
   const pinned = new Workspace({ cwd: tmp.path, workspaceEnv: tmp.join("cwd") });
-  await pinned.adoptClientRoots(() => Promise.resolve([`file://${tmp.join("client")}`]));
+  await pinned.adoptClientRoots(() => Promise.resolve([pathToFileURL(tmp.join("client")).href]));
   assert.deepEqual(pinned.roots, [tmp.join("cwd")]);
 });

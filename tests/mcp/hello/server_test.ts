@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { pathToFileURL } from "node:url";
 import { connect, textOf } from "../../_support/connect.ts";
 import { Client, InMemoryTransport, ListRootsRequestSchema } from "../../../lib/mcp/sdk.ts";
 import { spawnStdio } from "../../_support/stdio.ts";
@@ -61,7 +62,7 @@ Deno.test("hello_whoami reports structured identity and the cwd root", async () 
 Deno.test("hello_whoami adopts the client's MCP roots", async () => {
   await using ws = await tempWorkspace({ "a/": "", "b/": "" });
   await using c = await connect(helloServer(Deno.cwd()), {
-    roots: [new URL(`file://${ws.join("a")}`).href, new URL(`file://${ws.join("b")}`).href],
+    roots: [pathToFileURL(ws.join("a")).href, pathToFileURL(ws.join("b")).href],
   });
   const data = (await c.call("hello_whoami")).structuredContent as Record<string, unknown>;
   assert.equal(data.roots_source, "roots");
@@ -71,7 +72,7 @@ Deno.test("hello_whoami adopts the client's MCP roots", async () => {
 Deno.test("MCP_WORKSPACE wins over the client's roots", async () => {
   await using ws = await tempWorkspace({ "env/": "", "client/": "" });
   await using c = await connect(helloServer(Deno.cwd(), ws.join("env")), {
-    roots: [new URL(`file://${ws.join("client")}`).href],
+    roots: [pathToFileURL(ws.join("client")).href],
   });
   const data = (await c.call("hello_whoami")).structuredContent as Record<string, unknown>;
   assert.equal(data.roots_source, "env");
@@ -148,7 +149,7 @@ Deno.test({
 
 Deno.test("roots/list_changed makes the server read the client's roots again", async () => {
   await using ws = await tempWorkspace({ "first/": "", "second/": "" });
-  let roots = [new URL(`file://${ws.join("first")}`).href];
+  let roots = [pathToFileURL(ws.join("first")).href];
   const handle = helloServer(Deno.cwd());
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: "t", version: "0" }, { capabilities: { roots: { listChanged: true } } });
@@ -162,7 +163,7 @@ Deno.test("roots/list_changed makes the server read the client's roots again", a
       })
         .roots;
     assert.deepEqual(await whoami(), [ws.join("first")]);
-    roots = [new URL(`file://${ws.join("second")}`).href];
+    roots = [pathToFileURL(ws.join("second")).href];
     await client.sendRootsListChanged();
     const deadline = Date.now() + 5_000;
     while ((await whoami())[0] !== ws.join("second") && Date.now() < deadline) {

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { pathToFileURL } from "node:url";
 import { encode } from "gpt-tokenizer";
 import { connect, textOf } from "../../_support/connect.ts";
 import { spawnStdio } from "../../_support/stdio.ts";
@@ -147,7 +148,7 @@ Deno.test("a home-folder workspace refuses to keep notes and writes nothing", as
 Deno.test("notes follow the client's MCP roots to their repository", async () => {
   await using ws = await tempWorkspace({ "repo/.git/": "", "repo/pkg/": "", "elsewhere/": "" });
   await using c = await connect(notesServer(ws.join("elsewhere")), {
-    roots: [`file://${ws.join("repo/pkg")}`],
+    roots: [pathToFileURL(ws.join("repo/pkg")).href],
   });
   await c.call("notes_write", { slug: "a", body: "x" });
   await Deno.stat(ws.join("repo/.continue-notes/a.md"));
