@@ -23,7 +23,7 @@ export async function atomicWrite(
   options: AtomicWriteOptions = {},
 ): Promise<void> {
   const previous = await statOrNull(path);
-  const temp = join(dirname(path), `.${basename(path)}.${randomTag()}.tmp`);
+  const temp = join(dirname(path), `.${shortened(basename(path))}.${randomTag()}.tmp`);
   const mode = options.mode ?? previous?.mode ?? undefined;
   // A known final mode starts private and is set after the write, so a secret file is never briefly public.
   const file = await Deno.open(temp, {
@@ -83,6 +83,18 @@ async function syncFolder(folder: string): Promise<void> {
   } catch {
     // Durability of the folder entry is a bonus; the write itself already succeeded.
   }
+}
+
+/** File names are capped at 255 bytes: leave room for the temp name's dot, tag and suffix. */
+function shortened(name: string, maxBytes = 200): string {
+  const encoder = new TextEncoder();
+  if (encoder.encode(name).length <= maxBytes) return name;
+  let out = "";
+  for (const char of name) {
+    if (encoder.encode(out + char).length > maxBytes) break;
+    out += char;
+  }
+  return out;
 }
 
 function randomTag(): string {

@@ -22,6 +22,10 @@ export const posixPaths = {
   normalizeReal(real: string): string {
     return real;
   },
+  /** Windows device names are ordinary file names here (FIFOs and devices are refused by the tools). */
+  isDevicePath(_path: string): boolean {
+    return false;
+  },
   /** Suffix of executables. */
   exeSuffix: "",
   /** Signals that ask a server to shut down. */

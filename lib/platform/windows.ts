@@ -26,6 +26,15 @@ export const windowsPaths = {
     if (real.startsWith("\\\\?\\UNC\\")) return `\\\\${real.slice(8)}`;
     return real.startsWith("\\\\?\\") ? real.slice(4) : real;
   },
+  /**
+   * Whether `path` names a Windows device rather than a file: `CON`, `NUL`, `COM1`, `LPT1.txt` (the
+   * extension does not help) in any folder, or the `\\.\` device namespace. Opening one blocks or never ends.
+   */
+  isDevicePath(path: string): boolean {
+    if (/^[\\/]{2}[.?][\\/]/.test(path) && !/^[\\/]{2}\?[\\/]([a-zA-Z]:|UNC[\\/])/i.test(path)) return true;
+    const base = path.split(/[\\/]/).pop() ?? "";
+    return /^(con|prn|aux|nul|conin\$|conout\$|com[0-9¹²³]|lpt[0-9¹²³])(\.[^.]*)?[. ]*$/i.test(base);
+  },
   /** Suffix of executables. */
   exeSuffix: ".exe",
   /** Signals that ask a server to shut down (Windows has no SIGTERM listener). */

@@ -3,6 +3,7 @@
  * (no install step), else the copy `deno task install` puts beside compiled executables, else `rg` on PATH.
  * @module
  */
+import { tmpdir } from "node:os";
 import { ToolError } from "../mcp/errors.ts";
 import { findOnPath } from "../platform/which.ts";
 import { platform } from "../platform/mod.ts";
@@ -24,11 +25,17 @@ export const RIPGREP_HINT =
 
 let cached: Promise<Ripgrep | null> | undefined;
 
-/** The ripgrep to use (found once per process from `RG_PATH`), or from an explicit env; null when none. */
+/**
+ * The ripgrep to use (found once per process from `RG_PATH`), or from an explicit env; null when none.
+ * A miss is not remembered: a ripgrep installed while the server runs is found on the next call.
+ */
 export function locateRipgrep(env?: { RG_PATH?: string }): Promise<Ripgrep | null> {
   if (env) return findRipgrep(env);
-  cached ??= findRipgrep({ RG_PATH: Deno.env.get("RG_PATH") });
-  return cached;
+  const found = cached ??= findRipgrep({ RG_PATH: Deno.env.get("RG_PATH") });
+  found.then((rg) => {
+    if (rg === null && cached === found) cached = undefined;
+  });
+  return found;
 }
 
 /** Like {@link locateRipgrep}, but a missing ripgrep is an `unavailable` ToolError saying how to get one. */
@@ -80,8 +87,10 @@ export async function bundledPath(): Promise<string | null> {
  * cannot be executed: copy it once to the user's cache folder.
  */
 async function extractEmbedded(embedded: string): Promise<string> {
+  // Never the cwd: that is the user's workspace.
+  const home = Deno.env.get("HOME") ?? Deno.env.get("USERPROFILE");
   const cacheRoot = Deno.env.get("XDG_CACHE_HOME") ?? Deno.env.get("LOCALAPPDATA") ??
-    platform.path.join(Deno.env.get("HOME") ?? Deno.cwd(), ".cache");
+    (home ? platform.path.join(home, ".cache") : tmpdir());
   const version = embedded.match(/ripgrep-[^/\\]+[/\\]([\d.]+)[/\\]/)?.[1] ?? "bundled";
   const target = platform.path.join(cacheRoot, "continue-mcp", `rg-${version}${platform.exeSuffix}`);
   try {
@@ -90,13 +99,14 @@ async function extractEmbedded(embedded: string): Promise<string> {
   } catch {
     // Not extracted yet.
   }
+  const temp = `${target}.${Deno.pid}.tmp`;
   try {
     await Deno.mkdir(platform.path.dirname(target), { recursive: true });
-    const temp = `${target}.${Deno.pid}.tmp`;
     await Deno.writeFile(temp, await Deno.readFile(embedded), { mode: 0o755 });
     await Deno.rename(temp, target);
   } catch {
-    // Unwritable cache: fall through to rg on PATH.
+    // Unwritable cache: fall through to the copy beside the executable, then rg on PATH.
+    await Deno.remove(temp).catch(() => {});
   }
   return target;
 }

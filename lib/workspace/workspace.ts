@@ -107,6 +107,9 @@ export class Workspace {
         `Cannot use path ${JSON.stringify(path)}: it contains a NUL byte`,
       );
     }
+    if (platform.isDevicePath(path)) {
+      throw new ToolError("invalid_argument", `Cannot use "${path}": it names a device, not a file`);
+    }
     await this.#pending;
     const absolute = platform.path.resolve(this.primary, path === "" ? "." : path);
     const real = await realResolve(absolute);

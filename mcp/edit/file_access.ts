@@ -43,12 +43,21 @@ export async function resolvePath(workspace: Workspace, path: string, action: st
 
 /** Stats a resolved path; call it under the file's lock so the answer still holds when writing. */
 export async function statTarget(path: ResolvedPath, action: string): Promise<Target> {
+  let info: Deno.FileInfo;
   try {
-    return { ...path, info: await Deno.stat(path.real) };
+    info = await Deno.stat(path.real);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return { ...path, info: null };
     throw ioError(error, `${action} "${path.display}"`);
   }
+  // Opening a FIFO blocks until a peer shows up, and a device never ends: refuse them before any I/O.
+  if (!info.isFile && !info.isDirectory) {
+    throw editError(
+      "invalid_request",
+      `${action} "${path.display}": not a regular file (a pipe, socket or device)`,
+    );
+  }
+  return { ...path, info };
 }
 
 /** The `not_found` error for a missing file, with similar names from its folder. */

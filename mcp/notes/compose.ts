@@ -1,6 +1,12 @@
 /** What a write puts in a note's file: the caller's body and fields merged with the note as it was. */
 import { ToolError } from "../../lib/mcp/errors.ts";
-import { normalizeTags, parseNote, serializeNote } from "./front_matter.ts";
+import {
+  type FrontMatter,
+  looksLikeFrontMatter,
+  normalizeTags,
+  parseNote,
+  serializeNote,
+} from "./front_matter.ts";
 import { clip, firstHeading, firstSentence, MAX_SUMMARY, MAX_TITLE } from "./derive.ts";
 import { slugify, titleFromSlug } from "./slug.ts";
 import { type Note, sameInstant } from "./note_file.ts";
@@ -53,8 +59,12 @@ export function composeNote(
   { existing, updated }: { existing?: Note; updated: string },
 ): string {
   // A model often writes back what notes_read showed it, front matter included: take that block apart.
-  const incoming = parseNote(request.body);
-  const body = (incoming.hasFrontMatter ? incoming.body : request.body).trim();
+  const parsed = parseNote(request.body);
+  const copied = looksLikeFrontMatter(parsed);
+  const incoming = copied
+    ? parsed
+    : { front: { extra: [] } as FrontMatter, body: request.body, hasFrontMatter: false };
+  const body = incoming.body.trim();
   const append = request.mode === "append";
   const section = append ? `## ${updated.slice(0, 16).replace("T", " ")} UTC\n\n${body}` : body;
   const newBody = append && existing?.body.trim() ? `${existing.body.trimEnd()}\n\n${section}` : section;

@@ -46,6 +46,21 @@ export function parseNote(text: string): ParsedNote {
   return { front, body, hasFrontMatter: true };
 }
 
+/**
+ * Whether a parsed block is really front matter (a known key, and nothing but key lines, list items,
+ * comments or blanks), not a body that merely opens with a `---` rule.
+ */
+export function looksLikeFrontMatter(parsed: ParsedNote): boolean {
+  if (!parsed.hasFrontMatter) return false;
+  const { title, summary, tags, created, updated, extra } = parsed.front;
+  const known = [title, summary, tags, created, updated].some((value) => value !== undefined);
+  const tidy = extra.every((line) =>
+    line.trim() === "" || line.trimStart().startsWith("#") || KEY_LINE.test(line) || LIST_ITEM.test(line) ||
+    INDENTED.test(line)
+  );
+  return known && tidy;
+}
+
 function parseBlock(lines: string[]): FrontMatter {
   const front: FrontMatter = { extra: [] };
   for (let i = 0; i < lines.length; i++) {

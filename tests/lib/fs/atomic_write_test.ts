@@ -58,3 +58,11 @@ Deno.test("atomicWrite stamps the given mtime on the result", async () => {
   await atomicWrite(ws.join("note.md"), bytes("x"), { mtime });
   assert.equal((await Deno.stat(ws.join("note.md"))).mtime?.getTime(), mtime.getTime());
 });
+
+Deno.test("atomicWrite handles names near the 255-byte limit (the temp name stays short enough)", async () => {
+  await using ws = await tempWorkspace();
+  const name = "é".repeat(120) + ".txt"; // 244 bytes in UTF-8
+  await atomicWrite(ws.join(name), bytes("long"));
+  assert.equal(await Deno.readTextFile(ws.join(name)), "long");
+  assert.deepEqual(await entries(ws.path), [name]);
+});

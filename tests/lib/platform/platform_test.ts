@@ -30,3 +30,17 @@ Deno.test("posix: containment is exact and prefix-safe; file URLs decode", () =>
   assert.equal(posixPaths.fileUrlToPath("file:///home/a%20b"), "/home/a b");
   assert.throws(() => posixPaths.fileUrlToPath("https://example.com/x"));
 });
+
+Deno.test("windows: device names and the device namespace are recognised; look-alikes are files", () => {
+  for (
+    const device of ["CON", "nul", "src\\COM1", "a/lpt3.txt", "AUX.", "\\\\.\\pipe\\x", "//./PhysicalDrive0"]
+  ) {
+    assert.ok(windowsPaths.isDevicePath(device), device);
+  }
+  for (
+    const file of ["console.ts", "nul2", "src\\com10", "connection", "\\\\?\\C:\\repo\\a.ts", "C:\\con-x"]
+  ) {
+    assert.ok(!windowsPaths.isDevicePath(file), file);
+  }
+  assert.ok(!posixPaths.isDevicePath("CON"));
+});

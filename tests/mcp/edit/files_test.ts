@@ -331,3 +331,18 @@ Deno.test("two concurrent creates of one new file: one creates it, the other is 
   assert.equal((loser._meta as { kind: string }).kind, "file_exists");
   assert.ok(["first\n", "second\n"].includes(await f.read("new.txt")));
 });
+
+Deno.test({
+  name: "a FIFO is refused at once by edit_file and edit_write instead of blocking on open",
+  ignore: isWindows,
+  fn: async () => {
+    await using f = await editFixture();
+    const made = await new Deno.Command("mkfifo", { args: [f.join("pipe")] }).output();
+    assert.ok(made.success);
+    const edit = await f.fail("edit_file", { path: "pipe", edits: [{ old_text: "a", new_text: "b" }] });
+    assert.equal(edit.code, "invalid_argument");
+    assert.match(edit.text, /not a regular file/);
+    const write = await f.fail("edit_write", { path: "pipe", content: "x", overwrite: true });
+    assert.match(write.text, /not a regular file/);
+  },
+});

@@ -94,7 +94,7 @@ Deno.test("stdio: a real client initializes, lists and calls over pipes", async 
   assert.deepEqual((whoami.structuredContent as { roots: string[] }).roots, [ws.path]);
 });
 
-Deno.test("stdio: the server exits within a second of its stdin closing", async () => {
+Deno.test("stdio: the server exits with code 0 when its stdin closes, instead of lingering", async () => {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "--no-prompt", "--allow-read", "--allow-env", "mcp/hello/main.ts"],
     stdin: "piped",
@@ -102,7 +102,6 @@ Deno.test("stdio: the server exits within a second of its stdin closing", async 
     stderr: "null",
   }).spawn();
   await child.stdin.close();
-  const started = performance.now();
   const deadline = new Promise<"timeout">((resolve) => {
     const timer = setTimeout(() => resolve("timeout"), 5_000);
     child.status.finally(() => clearTimeout(timer));
@@ -111,8 +110,6 @@ Deno.test("stdio: the server exits within a second of its stdin closing", async 
   if (outcome === "timeout") child.kill("SIGKILL");
   assert.notEqual(outcome, "timeout", "server still running 5 s after stdin closed");
   assert.equal((outcome as Deno.CommandStatus).code, 0);
-  // Startup is included; the budget is generous so that this reports a hang, not a speed.
-  assert.ok(performance.now() - started < 5_000);
 });
 
 Deno.test({

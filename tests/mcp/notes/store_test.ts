@@ -104,6 +104,15 @@ Deno.test("a body carrying a copied front matter block is taken apart, not neste
   assert.equal(parseNote(text).front.created, "2026-01-01T00:00:00.000Z");
 });
 
+Deno.test("a body that merely opens with a --- rule is kept as the caller wrote it", async () => {
+  await using ws = await tempWorkspace();
+  const store = storeIn(ws);
+  await store.write({ slug: "a", body: "---\nIntro para.\n---\nMore text" });
+  const text = await Deno.readTextFile(ws.join(".continue-notes/a.md"));
+  assert.equal(parseNote(text).body, "---\nIntro para.\n---\nMore text\n");
+  assert.deepEqual(parseNote(text).front.extra, []);
+});
+
 Deno.test("expected_updated: matching writes, stale or deleted is a conflict, junk is invalid", async () => {
   await using ws = await tempWorkspace();
   const store = storeIn(ws);
