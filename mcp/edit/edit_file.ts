@@ -14,7 +14,7 @@ import {
   type Target,
   writeTarget,
 } from "./file_access.ts";
-import type { KeyedLock } from "./locks.ts";
+import type { KeyedLock } from "../../lib/sync/keyed_lock.ts";
 import { decodeFile } from "./decode.ts";
 import { numberedHunks, unifiedDiff } from "./hunk_text.ts";
 import { LineIndex } from "./line_endings.ts";

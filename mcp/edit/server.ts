@@ -2,7 +2,7 @@
 import { createMcpServer, type McpServerHandle } from "../../lib/mcp/server.ts";
 import type { Workspace } from "../../lib/workspace/workspace.ts";
 import { createTools } from "./tools.ts";
-import { KeyedLock } from "./locks.ts";
+import { KeyedLock } from "../../lib/sync/keyed_lock.ts";
 
 /** Default size limit of files edit_file and edit_write read: 64 MiB. */
 export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;

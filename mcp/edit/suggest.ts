@@ -1,4 +1,5 @@
 /** Similar file names for a "no such file" hint. */
+import { editDistance } from "../../lib/text/distance.ts";
 
 /** Up to `limit` names from `names` that look like `wanted` (case, extension or a small typo away). */
 export function similarNames(wanted: string, names: readonly string[], limit = 3): string[] {
@@ -18,25 +19,4 @@ export function similarNames(wanted: string, names: readonly string[], limit = 3
   return scored.sort((a, b) => a.score - b.score || a.name.localeCompare(b.name)).slice(0, limit).map((s) =>
     s.name
   );
-}
-
-/** Levenshtein distance, giving up (returning `max + 1`) once it exceeds `max`. */
-export function editDistance(a: string, b: string, max: number): number {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    let best = i;
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(
-        previous[j] + 1,
-        current[j - 1] + 1,
-        previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-      best = Math.min(best, current[j]);
-    }
-    if (best > max) return max + 1;
-    previous = current;
-  }
-  return previous[b.length];
 }

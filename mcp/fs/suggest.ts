@@ -3,6 +3,7 @@
  * slightly wrong path: a typo, a wrong extension, a wrong folder level, or the right name in another folder.
  * @module
  */
+import { editDistance } from "../../lib/text/distance.ts";
 import { platform } from "../../lib/platform/mod.ts";
 import type { Ripgrep } from "../../lib/ripgrep/locate.ts";
 import { listFiles } from "../../lib/ripgrep/files.ts";
@@ -70,23 +71,6 @@ export function closeness(wanted: string, name: string): number | null {
   if (distance <= allowed) return 1 + distance;
   if (a.length >= 4 && (b.startsWith(a) || a.startsWith(b))) return 2 + Math.abs(a.length - b.length);
   return null;
-}
-
-/** Damerau-Levenshtein (optimal string alignment) distance. */
-export function editDistance(a: string, b: string): number {
-  const rows: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i]);
-  for (let j = 1; j <= b.length; j++) rows[0][j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        best = Math.min(best, rows[i - 2][j - 2] + 1);
-      }
-      rows[i][j] = best;
-    }
-  }
-  return rows[a.length][b.length];
 }
 
 async function sameNameAnywhere(

@@ -1,4 +1,5 @@
 /** Note slugs: the one name a note goes by, and the file name it lives in. */
+import { editDistance } from "../../lib/text/distance.ts";
 import { ToolError } from "../../lib/mcp/errors.ts";
 
 /** Lowercase letters, digits and inner hyphens, 1-64 characters: safe as a file name on every OS. */
@@ -59,17 +60,4 @@ export function closestSlugs(wanted: string, existing: readonly string[], max = 
     );
   return scored.sort((a, b) => a.distance - b.distance || a.slug.localeCompare(b.slug)).slice(0, max)
     .map(({ slug }) => slug);
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const substitution = previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current.push(Math.min(previous[j] + 1, current[j - 1] + 1, substitution));
-    }
-    previous = current;
-  }
-  return previous[b.length];
 }

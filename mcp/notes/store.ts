@@ -4,6 +4,7 @@
  * @module
  */
 import { atomicWrite } from "../../lib/fs/atomic_write.ts";
+import { KeyedLock } from "../../lib/sync/keyed_lock.ts";
 import { ToolError } from "../../lib/mcp/errors.ts";
 import { formatCount } from "../../lib/text/format.ts";
 import { platform, toSlashes } from "../../lib/platform/mod.ts";
@@ -47,7 +48,8 @@ const encoder = new TextEncoder();
 export class NoteStore {
   #locateRoot: () => Promise<string>;
   #now: () => Date;
-  #queues = new Map<string, Promise<unknown>>();
+  /** Writes and deletes of one note file never interleave within this server. */
+  #locks = new KeyedLock();
 
   constructor(options: StoreOptions) {
     this.#locateRoot = options.locateRoot;
@@ -121,7 +123,7 @@ export class NoteStore {
     }
     const { root, dir } = await this.folder();
     const path = platform.path.join(dir, `${slug}.md`);
-    return await this.#exclusive(path, async () => {
+    return await this.#locks.run(path, async () => {
       const existing = await loadNote(path, slug).catch((error) => {
         if (!(error instanceof ToolError)) throw error;
         if (error.code === "not_found") return undefined;
@@ -162,7 +164,7 @@ export class NoteStore {
     validateSlug(slug);
     const { root, dir } = await this.folder();
     const path = platform.path.join(dir, `${slug}.md`);
-    return await this.#exclusive(path, async () => {
+    return await this.#locks.run(path, async () => {
       const info = await lstatOrNull(path);
       if (!info || info.isDirectory) {
         throw await this.#withSuggestion(
@@ -197,19 +199,6 @@ export class NoteStore {
       ? `; did you mean ${close.map((s) => `"${s}"`).join(", ")}?`
       : "; notes_list shows the notes that exist";
     return new ToolError("not_found", `${error.message}${hint}`);
-  }
-
-  /** Runs writes and deletes of one file one after another within this process. */
-  async #exclusive<T>(path: string, task: () => Promise<T>): Promise<T> {
-    const previous = this.#queues.get(path) ?? Promise.resolve();
-    const run = previous.then(task, task);
-    const settled = run.catch(() => {});
-    this.#queues.set(path, settled);
-    try {
-      return await run;
-    } finally {
-      if (this.#queues.get(path) === settled) this.#queues.delete(path);
-    }
   }
 }
 

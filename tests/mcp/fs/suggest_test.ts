@@ -1,13 +1,7 @@
 import assert from "node:assert/strict";
-import { closeness, editDistance, similarPaths } from "../../../mcp/fs/suggest.ts";
+import { closeness, similarPaths } from "../../../mcp/fs/suggest.ts";
 import { locateRipgrep } from "../../../lib/ripgrep/locate.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
-
-Deno.test("editDistance counts a swap of neighbours as one edit", () => {
-  assert.equal(editDistance("main.ts", "mian.ts"), 1);
-  assert.equal(editDistance("config", "confg"), 1);
-  assert.equal(editDistance("abc", "xyz"), 3);
-});
 
 Deno.test("closeness accepts typos, other extensions, case and prefixes, and rejects unrelated names", () => {
   assert.equal(closeness("README.md", "readme.md"), 0);

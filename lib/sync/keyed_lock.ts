@@ -1,4 +1,4 @@
-/** Serialises calls on the same file within one server, keyed by real path. */
+/** Serialises work on the same key (a real file path) within one server: two edits of one file never interleave. */
 
 /** A per-key queue: `run(key, fn)` waits for earlier work on `key` to finish first. */
 export class KeyedLock {
