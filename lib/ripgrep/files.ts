@@ -43,8 +43,8 @@ export function listFilesArgs(options: ListFilesOptions): string[] {
 }
 
 /**
- * Streams listed paths (relative to `cwd`, `./` dropped); stops ripgrep when the consumer stops
- * iterating. Returns the run so callers can await `exit` for ripgrep's verdict.
+ * Streams listed paths (relative to `cwd`, `./` or Windows' `.\` dropped); stops ripgrep when the consumer
+ * stops iterating. Returns the run so callers can await `exit` for ripgrep's verdict.
  */
 export function listFiles(
   rg: Ripgrep,
@@ -52,7 +52,8 @@ export function listFiles(
 ): { run: RipgrepRun; paths: AsyncGenerator<string> } {
   const run = new RipgrepRun(rg, listFilesArgs(options), { cwd: options.cwd, signal: options.signal });
   async function* paths() {
-    for await (const line of run.lines()) yield line.startsWith("./") ? line.slice(2) : line;
+    // ripgrep joins with the OS separator: `.\src\a.ts` on Windows unless `slashes` asked for `/`.
+    for await (const line of run.lines()) yield /^\.[/\\]/.test(line) ? line.slice(2) : line;
   }
   return { run, paths: paths() };
 }
