@@ -52,8 +52,12 @@ export function listFiles(
 ): { run: RipgrepRun; paths: AsyncGenerator<string> } {
   const run = new RipgrepRun(rg, listFilesArgs(options), { cwd: options.cwd, signal: options.signal });
   async function* paths() {
-    // ripgrep joins with the OS separator: `.\src\a.ts` on Windows unless `slashes` asked for `/`.
-    for await (const line of run.lines()) yield /^\.[/\\]/.test(line) ? line.slice(2) : line;
+    for await (const line of run.lines()) yield withoutDotPrefix(line);
   }
   return { run, paths: paths() };
+}
+
+/** `./src/a.ts` → `src/a.ts`; also Windows' `.\src\a.ts`, since ripgrep joins with the OS separator. */
+export function withoutDotPrefix(line: string): string {
+  return /^\.[/\\]/.test(line) ? line.slice(2) : line;
 }

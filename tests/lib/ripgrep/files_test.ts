@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { listFiles } from "../../../lib/ripgrep/files.ts";
+import { listFiles, withoutDotPrefix } from "../../../lib/ripgrep/files.ts";
 import { BESIDE_NAME, bundledPath, locateRipgrep, ripgrepBeside } from "../../../lib/ripgrep/locate.ts";
 import { RipgrepRun } from "../../../lib/ripgrep/run.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
@@ -118,4 +118,12 @@ Deno.test("ripgrepBeside finds the copy deno task install puts beside compiled e
   const found = await ripgrepBeside(ws.path);
   assert.equal(found?.source, "beside");
   assert.match(found?.version ?? "", /^15\./);
+});
+
+Deno.test("listed paths lose ripgrep's ./ prefix, also Windows' .\\ one", () => {
+  assert.equal(withoutDotPrefix("./src/a.ts"), "src/a.ts");
+  assert.equal(withoutDotPrefix(".\\src\\a.ts"), "src\\a.ts");
+  assert.equal(withoutDotPrefix(".hidden/h.txt"), ".hidden/h.txt");
+  assert.equal(withoutDotPrefix("../x"), "../x");
+  assert.equal(withoutDotPrefix("src/a.ts"), "src/a.ts");
 });
