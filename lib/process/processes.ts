@@ -4,6 +4,7 @@
  * /proc/<pid>/stat stands in; on Windows there is neither and the callers fall back.
  * @module
  */
+import { os } from "../platform/mod.ts";
 
 /** One row of the process table. */
 export interface ProcessRow {
@@ -17,6 +18,8 @@ const decoder = new TextDecoder();
 
 /** Every process with its group and whether it is a zombie; null when neither `ps` nor /proc is there. */
 export async function listProcesses(): Promise<ProcessRow[] | null> {
+  // Windows has no process groups; a `ps` or `sh` from Git for Windows would list MSYS pids, not Windows ones.
+  if (os === "windows") return null;
   const out = await run("ps", ["-A", "-o", "pid=,pgid=,stat="]);
   if (out === null) return await listFromProc();
   const rows: ProcessRow[] = [];
@@ -48,7 +51,8 @@ export async function listFromProc(): Promise<ProcessRow[] | null> {
  * starting with it). Linux only (`/proc/<pid>/environ`, readable for our own processes); [] elsewhere.
  */
 export async function findMarked(pids: readonly number[], entry: string, prefix = false): Promise<number[]> {
-  if (pids.length === 0) return [];
+  // Only Linux has /proc/<pid>/environ: elsewhere save the grep per call (kill polls call this often).
+  if (pids.length === 0 || os === "windows" || os === "darwin") return [];
   const files = pids.map((pid) => `/proc/${pid}/environ`);
   // -z: NUL-separated entries; -x/-F: whole entry, literally; -l: names of matching files; -s: no noise.
   const pattern = prefix

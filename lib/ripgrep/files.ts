@@ -43,8 +43,8 @@ export function listFilesArgs(options: ListFilesOptions): string[] {
 }
 
 /**
- * Streams listed paths (relative to `cwd`, `./` dropped); stops ripgrep when the consumer stops
- * iterating. Returns the run so callers can await `exit` for ripgrep's verdict.
+ * Streams listed paths (relative to `cwd`, `./` or Windows' `.\` dropped); stops ripgrep when the consumer
+ * stops iterating. Returns the run so callers can await `exit` for ripgrep's verdict.
  */
 export function listFiles(
   rg: Ripgrep,
@@ -52,7 +52,12 @@ export function listFiles(
 ): { run: RipgrepRun; paths: AsyncGenerator<string> } {
   const run = new RipgrepRun(rg, listFilesArgs(options), { cwd: options.cwd, signal: options.signal });
   async function* paths() {
-    for await (const line of run.lines()) yield line.startsWith("./") ? line.slice(2) : line;
+    for await (const line of run.lines()) yield withoutDotPrefix(line);
   }
   return { run, paths: paths() };
+}
+
+/** `./src/a.ts` → `src/a.ts`; also Windows' `.\src\a.ts`, since ripgrep joins with the OS separator. */
+export function withoutDotPrefix(line: string): string {
+  return /^\.[/\\]/.test(line) ? line.slice(2) : line;
 }

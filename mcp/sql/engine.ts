@@ -84,9 +84,13 @@ export async function formatInputs(
   });
 }
 
-/** sqlfluff reads with universal newlines and writes `\n`: a file with only CRLF breaks keeps them. */
+/**
+ * sqlfluff reads with universal newlines and writes the OS's breaks (`\r\n` on Windows): a file with only
+ * CRLF breaks keeps them, a file without any stays LF-only.
+ */
 export function keepLineEndings(original: string, formatted: string): string {
-  const crlfOnly = original.includes("\r\n") && !/(^|[^\r])\n/.test(original);
+  if (!original.includes("\r\n")) return formatted.replaceAll("\r\n", "\n");
+  const crlfOnly = !/(^|[^\r])\n/.test(original);
   return crlfOnly ? formatted.replace(/\r?\n/g, "\r\n") : formatted;
 }
 

@@ -37,3 +37,32 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "listProcesses reads ps on every POSIX system (macOS too): a detached child leads its own group",
+  ignore: os === "windows",
+  fn: async () => {
+    const child = new Deno.Command("sleep", { args: ["30"], detached: true, stdout: "null", stderr: "null" })
+      .spawn();
+    try {
+      const rows = await listProcesses();
+      assert.deepEqual(rows?.find((row) => row.pid === child.pid), {
+        pid: child.pid,
+        pgid: child.pid,
+        zombie: false,
+      });
+    } finally {
+      child.kill("SIGKILL");
+      await child.status;
+    }
+  },
+});
+
+Deno.test({
+  name: "Windows has no process table here: callers fall back to taskkill, and no marker search runs",
+  ignore: os !== "windows",
+  fn: async () => {
+    assert.equal(await listProcesses(), null);
+    assert.deepEqual(await findMarked([Deno.pid], "PATH=", true), []);
+  },
+});

@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
-import { listFiles } from "../../../lib/ripgrep/files.ts";
+import { listFiles, withoutDotPrefix } from "../../../lib/ripgrep/files.ts";
 import { BESIDE_NAME, bundledPath, locateRipgrep, ripgrepBeside } from "../../../lib/ripgrep/locate.ts";
 import { RipgrepRun } from "../../../lib/ripgrep/run.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
+import { toSlashes } from "../../../lib/platform/mod.ts";
 
 async function rg() {
   const found = await locateRipgrep();
@@ -12,7 +13,8 @@ async function rg() {
 
 async function collect(paths: AsyncGenerator<string>): Promise<string[]> {
   const out: string[] = [];
-  for await (const path of paths) out.push(path);
+  // Without `slashes` ripgrep prints the OS separator (`\` on Windows).
+  for await (const path of paths) out.push(toSlashes(path));
   return out.sort();
 }
 
@@ -85,7 +87,9 @@ Deno.test("listFiles: requireGit false honours .gitignore without .git; sort new
   await Deno.utime(ws.join("a/c.txt"), now - 100, now - 100);
   const list = async (options: Partial<Parameters<typeof listFiles>[1]>) => {
     const out: string[] = [];
-    for await (const path of listFiles(await rg(), { cwd: ws.path, ...options }).paths) out.push(path);
+    for await (const path of listFiles(await rg(), { cwd: ws.path, ...options }).paths) {
+      out.push(options.slashes ? path : toSlashes(path));
+    }
     return out;
   };
   assert.deepEqual((await list({})).sort(), ["a/c.txt", "b.txt", "out/x.txt"]);
@@ -114,4 +118,12 @@ Deno.test("ripgrepBeside finds the copy deno task install puts beside compiled e
   const found = await ripgrepBeside(ws.path);
   assert.equal(found?.source, "beside");
   assert.match(found?.version ?? "", /^15\./);
+});
+
+Deno.test("listed paths lose ripgrep's ./ prefix, also Windows' .\\ one", () => {
+  assert.equal(withoutDotPrefix("./src/a.ts"), "src/a.ts");
+  assert.equal(withoutDotPrefix(".\\src\\a.ts"), "src\\a.ts");
+  assert.equal(withoutDotPrefix(".hidden/h.txt"), ".hidden/h.txt");
+  assert.equal(withoutDotPrefix("../x"), "../x");
+  assert.equal(withoutDotPrefix("src/a.ts"), "src/a.ts");
 });

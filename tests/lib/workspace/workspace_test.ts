@@ -4,6 +4,7 @@ import { ToolError } from "../../../lib/mcp/errors.ts";
 import { Workspace } from "../../../lib/workspace/workspace.ts";
 import { platform } from "../../../lib/platform/mod.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
+import { isWindows } from "../../../lib/platform/mod.ts";
 
 async function refused(ws: Workspace, path: string, code = "outside_workspace"): Promise<void> {
   await assert.rejects(ws.resolveInside(path), (error: unknown) => {
@@ -34,41 +35,53 @@ Deno.test("escapes via .., absolute paths and a sibling with a shared prefix are
   await refused(ws, "a/../../secret");
 });
 
-Deno.test("symlinks pointing out are refused, for files, folders and chains", async () => {
-  await using tmp = await tempWorkspace({ "outside/secret.txt": "s", "ws/inner.txt": "i" });
-  await Deno.symlink(tmp.join("outside", "secret.txt"), tmp.join("ws", "file-link"));
-  await Deno.symlink(tmp.join("outside"), tmp.join("ws", "dir-link"));
-  await Deno.symlink(tmp.join("ws", "dir-link"), tmp.join("ws", "chain-1"));
-  await Deno.symlink(tmp.join("ws", "chain-1"), tmp.join("ws", "chain-2"));
-  await Deno.symlink(tmp.join("ws", "inner.txt"), tmp.join("ws", "good-link"));
-  const ws = new Workspace({ cwd: tmp.join("ws") });
-  await refused(ws, "file-link");
-  await refused(ws, "dir-link/secret.txt");
-  await refused(ws, "chain-2/secret.txt");
-  assert.equal(await ws.resolveInside("good-link"), tmp.join("ws", "inner.txt"));
-});
+Deno.test(
+  "symlinks pointing out are refused, for files, folders and chains",
+  { ignore: isWindows },
+  async () => {
+    await using tmp = await tempWorkspace({ "outside/secret.txt": "s", "ws/inner.txt": "i" });
+    await Deno.symlink(tmp.join("outside", "secret.txt"), tmp.join("ws", "file-link"));
+    await Deno.symlink(tmp.join("outside"), tmp.join("ws", "dir-link"));
+    await Deno.symlink(tmp.join("ws", "dir-link"), tmp.join("ws", "chain-1"));
+    await Deno.symlink(tmp.join("ws", "chain-1"), tmp.join("ws", "chain-2"));
+    await Deno.symlink(tmp.join("ws", "inner.txt"), tmp.join("ws", "good-link"));
+    const ws = new Workspace({ cwd: tmp.join("ws") });
+    await refused(ws, "file-link");
+    await refused(ws, "dir-link/secret.txt");
+    await refused(ws, "chain-2/secret.txt");
+    assert.equal(await ws.resolveInside("good-link"), tmp.join("ws", "inner.txt"));
+  },
+);
 
-Deno.test("a not-yet-existing path is judged by its nearest existing parent", async () => {
-  await using tmp = await tempWorkspace({ "outside/": "", "ws/src/": "" });
-  await Deno.symlink(tmp.join("outside"), tmp.join("ws", "linked"));
-  const ws = new Workspace({ cwd: tmp.join("ws") });
-  assert.equal(
-    await ws.resolveInside("src/new/deep/file.ts"),
-    tmp.join("ws", "src", "new", "deep", "file.ts"),
-  );
-  await refused(ws, "linked/new/file.ts");
-});
+Deno.test(
+  "a not-yet-existing path is judged by its nearest existing parent",
+  { ignore: isWindows },
+  async () => {
+    await using tmp = await tempWorkspace({ "outside/": "", "ws/src/": "" });
+    await Deno.symlink(tmp.join("outside"), tmp.join("ws", "linked"));
+    const ws = new Workspace({ cwd: tmp.join("ws") });
+    assert.equal(
+      await ws.resolveInside("src/new/deep/file.ts"),
+      tmp.join("ws", "src", "new", "deep", "file.ts"),
+    );
+    await refused(ws, "linked/new/file.ts");
+  },
+);
 
-Deno.test("a dangling symlink is judged by where its target would be created", async () => {
-  await using tmp = await tempWorkspace({ "outside/": "", "ws/": "" });
-  await Deno.symlink(tmp.join("outside", "not-yet.txt"), tmp.join("ws", "dangling-out"));
-  await Deno.symlink(tmp.join("ws", "later.txt"), tmp.join("ws", "dangling-in"));
-  const ws = new Workspace({ cwd: tmp.join("ws") });
-  await refused(ws, "dangling-out");
-  assert.equal(await ws.resolveInside("dangling-in"), tmp.join("ws", "later.txt"));
-});
+Deno.test(
+  "a dangling symlink is judged by where its target would be created",
+  { ignore: isWindows },
+  async () => {
+    await using tmp = await tempWorkspace({ "outside/": "", "ws/": "" });
+    await Deno.symlink(tmp.join("outside", "not-yet.txt"), tmp.join("ws", "dangling-out"));
+    await Deno.symlink(tmp.join("ws", "later.txt"), tmp.join("ws", "dangling-in"));
+    const ws = new Workspace({ cwd: tmp.join("ws") });
+    await refused(ws, "dangling-out");
+    assert.equal(await ws.resolveInside("dangling-in"), tmp.join("ws", "later.txt"));
+  },
+);
 
-Deno.test("a symlink loop is an error, not a hang", async () => {
+Deno.test("a symlink loop is an error, not a hang", { ignore: isWindows }, async () => {
   await using tmp = await tempWorkspace({ "ws/": "" });
   await Deno.symlink(tmp.join("ws", "b"), tmp.join("ws", "a"));
   await Deno.symlink(tmp.join("ws", "a"), tmp.join("ws", "b"));

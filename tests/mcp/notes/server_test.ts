@@ -10,6 +10,7 @@ import { Workspace } from "../../../lib/workspace/workspace.ts";
 import { parseNote } from "../../../mcp/notes/front_matter.ts";
 import { sampleNotes } from "./sample_notes.ts";
 import type { CallToolResult } from "../../../lib/mcp/sdk.ts";
+import { isWindows } from "../../../lib/platform/mod.ts";
 
 /** A notes server whose workspace is `cwd`; the home boundary keeps the walk inside the temp folder. */
 function notesServer(cwd: string, homes: string[] = []) {
@@ -246,24 +247,28 @@ Deno.test("the index of 50 notes stays compact: one line each, day headers, well
   assert.ok(tokens < 1_500, `notes_list of 50 notes costs ${tokens} tokens`);
 });
 
-Deno.test("files that are not notes are named in a footer, not silently missing", async () => {
-  await using outside = await tempWorkspace({ "secret.md": "secret" });
-  await using ws = await tempWorkspace({
-    ".git/": "",
-    ".continue-notes/Not A Slug.md": "x",
-    ".continue-notes/linked.md": { symlink: outside.join("secret.md") },
-    ".continue-notes/real.md": "# Real\n\nA note.",
-  });
-  await using c = await connect(notesServer(ws.path));
-  const list = (await c.text("notes_list")).split("\n");
-  assert.equal(list[0], "1 note in .continue-notes/, newest first:");
-  assert.match(list[2], /^real — A note\.$/);
-  assert.equal(
-    list[3],
-    '[not listed: "Not A Slug.md", "linked.md": names that are not slugs (rename like "my-note.md") or not regular files]',
-  );
-  assert.match(
-    errorOf(await c.call("notes_read", { slug: "linked" })),
-    /^Error \[permission_denied\]: .*symlink/,
-  );
-});
+Deno.test(
+  "files that are not notes are named in a footer, not silently missing",
+  { ignore: isWindows },
+  async () => {
+    await using outside = await tempWorkspace({ "secret.md": "secret" });
+    await using ws = await tempWorkspace({
+      ".git/": "",
+      ".continue-notes/Not A Slug.md": "x",
+      ".continue-notes/linked.md": { symlink: outside.join("secret.md") },
+      ".continue-notes/real.md": "# Real\n\nA note.",
+    });
+    await using c = await connect(notesServer(ws.path));
+    const list = (await c.text("notes_list")).split("\n");
+    assert.equal(list[0], "1 note in .continue-notes/, newest first:");
+    assert.match(list[2], /^real — A note\.$/);
+    assert.equal(
+      list[3],
+      '[not listed: "Not A Slug.md", "linked.md": names that are not slugs (rename like "my-note.md") or not regular files]',
+    );
+    assert.match(
+      errorOf(await c.call("notes_read", { slug: "linked" })),
+      /^Error \[permission_denied\]: .*symlink/,
+    );
+  },
+);

@@ -3,6 +3,7 @@ import { MAX_NOTE_BYTES, NoteStore } from "../../../mcp/notes/store.ts";
 import { parseNote } from "../../../mcp/notes/front_matter.ts";
 import { ToolError } from "../../../lib/mcp/errors.ts";
 import { type TempWorkspace, tempWorkspace } from "../../_support/workspace.ts";
+import { isWindows } from "../../../lib/platform/mod.ts";
 
 /** A store over `ws` whose clock starts at 2026-01-01 and ticks one minute per call. */
 function storeIn(ws: TempWorkspace, start = Date.UTC(2026, 0, 1)) {
@@ -221,21 +222,25 @@ Deno.test("delete removes the file; a missing note is not_found with a suggestio
   await assert.rejects(store.read("../gotchas"), isCode("invalid_argument"));
 });
 
-Deno.test("symlinked notes and a notes folder linking outside the repo are refused", async () => {
-  await using outside = await tempWorkspace({ "secret.md": "secret", "notes/": "" });
-  await using ws = await tempWorkspace({
-    "repo/.continue-notes/leak.md": { symlink: outside.join("secret.md") },
-    "other/.continue-notes": { symlink: outside.join("notes") },
-  });
-  const store = new NoteStore({ locateRoot: () => Promise.resolve(ws.join("repo")) });
-  await assert.rejects(store.read("leak"), isCode("permission_denied"));
-  await assert.rejects(store.write({ slug: "leak", body: "x" }), isCode("permission_denied"));
-  assert.equal(await Deno.readTextFile(outside.join("secret.md")), "secret");
-  assert.deepEqual((await store.list()).notes, []);
-  const linked = new NoteStore({ locateRoot: () => Promise.resolve(ws.join("other")) });
-  await assert.rejects(linked.write({ slug: "a", body: "x" }), isCode("permission_denied"));
-  assert.deepEqual(await Array.fromAsync(Deno.readDir(outside.join("notes"))), []);
-});
+Deno.test(
+  "symlinked notes and a notes folder linking outside the repo are refused",
+  { ignore: isWindows },
+  async () => {
+    await using outside = await tempWorkspace({ "secret.md": "secret", "notes/": "" });
+    await using ws = await tempWorkspace({
+      "repo/.continue-notes/leak.md": { symlink: outside.join("secret.md") },
+      "other/.continue-notes": { symlink: outside.join("notes") },
+    });
+    const store = new NoteStore({ locateRoot: () => Promise.resolve(ws.join("repo")) });
+    await assert.rejects(store.read("leak"), isCode("permission_denied"));
+    await assert.rejects(store.write({ slug: "leak", body: "x" }), isCode("permission_denied"));
+    assert.equal(await Deno.readTextFile(outside.join("secret.md")), "secret");
+    assert.deepEqual((await store.list()).notes, []);
+    const linked = new NoteStore({ locateRoot: () => Promise.resolve(ws.join("other")) });
+    await assert.rejects(linked.write({ slug: "a", body: "x" }), isCode("permission_denied"));
+    assert.deepEqual(await Array.fromAsync(Deno.readDir(outside.join("notes"))), []);
+  },
+);
 
 Deno.test("two stores writing different notes at the same moment keep both", async () => {
   await using ws = await tempWorkspace();

@@ -6,7 +6,7 @@ import {
   missingBackendMessage,
   parseVersion,
 } from "../../../mcp/sql/backend.ts";
-import { isWindows } from "../../../lib/platform/mod.ts";
+import { isWindows, toSlashes } from "../../../lib/platform/mod.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
 
 Deno.test("parseVersion reads both CLIs' --version lines", () => {
@@ -24,7 +24,7 @@ Deno.test("candidates: explicit paths first, then sqruff before sqlfluff on PATH
   await Deno.writeTextFile(ws.join("bin1", "sqruff"), "not executable", { mode: 0o644 });
   const PATH = [ws.join("bin1"), ws.join("bin2")].join(isWindows ? ";" : ":");
   const kinds = (env: Record<string, string>) =>
-    backendCandidates(env).map((c) => `${c.kind}:${c.path.slice(ws.path.length + 1)}`);
+    backendCandidates(env).map((c) => `${c.kind}:${toSlashes(c.path.slice(ws.path.length + 1))}`);
   if (!isWindows) {
     assert.deepEqual(kinds({ PATH }), [
       "sqruff:bin2/sqruff",
