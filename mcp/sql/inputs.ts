@@ -45,7 +45,8 @@ export async function collectInputs(
       throw toToolError(error, `${action}: cannot read "${path}"`);
     });
     if (info.isDirectory) reals.push(...await sqlFilesUnder(real, action));
-    else reals.push(real);
+    else if (info.isFile) reals.push(real);
+    else throw notRegular(path, action);
     if (reals.length > MAX_FILES) {
       throw new ToolError(
         "too_large",
@@ -67,16 +68,47 @@ async function readInput(real: string, workspace: Workspace, action: string): Pr
   const name = workspace.display(real);
   let bytes: Uint8Array;
   try {
-    bytes = await Deno.readFile(real);
+    // Checked before opening: opening a FIFO blocks until a writer comes, and a huge file is never read.
+    const info = await Deno.stat(real);
+    if (!info.isFile) throw notRegular(name, action);
+    checkSize(info.size, `"${name}"`, action);
+    bytes = await readAtMost(real, MAX_SQL_BYTES + 1, info.size);
   } catch (error) {
     throw toToolError(error, `${action}: cannot read "${name}"`);
   }
+  // The file may have grown since the stat.
   checkSize(bytes.length, `"${name}"`, action);
   try {
     return { name, real, content: new TextDecoder("utf-8", { fatal: true }).decode(bytes) };
   } catch {
     throw new ToolError("invalid_argument", `${action}: "${name}" is not UTF-8 text`);
   }
+}
+
+/** The first `limit` bytes of the file (all of it when shorter); `sizeHint` sizes the first buffer. */
+async function readAtMost(path: string, limit: number, sizeHint: number): Promise<Uint8Array> {
+  using file = await Deno.open(path);
+  let buffer = new Uint8Array(Math.min(limit, sizeHint + 1));
+  let length = 0;
+  while (true) {
+    if (length === buffer.length) {
+      if (length >= limit) break;
+      const grown = new Uint8Array(Math.min(limit, buffer.length * 2));
+      grown.set(buffer);
+      buffer = grown;
+    }
+    const n = await file.read(buffer.subarray(length));
+    if (n === null) break;
+    length += n;
+  }
+  return buffer.subarray(0, length);
+}
+
+function notRegular(name: string, action: string): ToolError {
+  return new ToolError(
+    "invalid_argument",
+    `${action}: cannot read "${name}": not a regular file (a pipe, socket or device); pass .sql files or folders`,
+  );
 }
 
 function checkSize(bytes: number, what: string, action: string): void {
@@ -90,7 +122,7 @@ function checkSize(bytes: number, what: string, action: string): void {
   }
 }
 
-/** `*.sql` files under `dir`, sorted, skipping hidden folders and `node_modules`. */
+/** Regular `*.sql` files under `dir`, sorted, skipping hidden folders, `node_modules`, pipes and links. */
 async function sqlFilesUnder(dir: string, action: string): Promise<string[]> {
   const found: string[] = [];
   const walk = async (current: string) => {
