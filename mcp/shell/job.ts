@@ -4,7 +4,6 @@
  * @module
  */
 import { ToolError } from "../../lib/mcp/errors.ts";
-import { formatCount } from "../../lib/text/format.ts";
 import { processRules } from "../../lib/platform/mod.ts";
 import { type Drain, drainStream } from "../../lib/process/drain.ts";
 import {
@@ -14,6 +13,7 @@ import {
   type OutputLogOptions,
 } from "../../lib/process/output_log.ts";
 import { killTree, treeAlive } from "../../lib/process/tree_kill.ts";
+import { StdinClosedError, StdinQueue, type StdinReport } from "./stdin.ts";
 
 /** Where a job is in its life. */
 export type JobState = "running" | "exited" | "killed" | "timeout";
@@ -37,27 +37,8 @@ export interface JobSpec {
   now?: () => number;
 }
 
-/** What a stdin write achieved within its wait. */
-export interface StdinReport {
-  /** Bytes of this write the pipe took. */
-  accepted: number;
-  total: number;
-  /** Bytes of all writes still waiting for the job to read. */
-  queued: number;
-  /** `eof` was asked but stdin closes only after the queued bytes. */
-  eofPending: boolean;
-}
-
-/** Stdin is written in chunks this big, so a partly read write reports how much got through. */
-const STDIN_CHUNK = 16 * 1024;
-
-/** How long closing stdin may wait for queued input to drain once the job ended. */
-const STDIN_CLOSE_WAIT_MS = 1000;
-
 /** After the shell exits, how long output still in the pipes may take to arrive. */
 const DRAIN_GRACE_MS = 200;
-
-const encoder = new TextEncoder();
 
 /** A spawned job. Create with {@link Job.spawn}. */
 export class Job {
@@ -77,9 +58,7 @@ export class Job {
   #pendingState: JobState | undefined;
   #child: Deno.ChildProcess;
   #drains: Drain[];
-  #stdin: WritableStreamDefaultWriter<Uint8Array> | undefined;
-  /** Stdin bytes handed to the stream that the pipe has not taken yet. */
-  #queued = 0;
+  #stdin: StdinQueue | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #waiters = new Set<() => void>();
   #finished: Promise<void>;
@@ -97,7 +76,7 @@ export class Job {
     this.startedAt = this.#now();
     this.log = new OutputLog(spec.log);
     this.#child = child;
-    this.#stdin = spec.stdin === "pipe" ? child.stdin.getWriter() : undefined;
+    this.#stdin = spec.stdin === "pipe" ? new StdinQueue(child.stdin) : undefined;
     this.#drains = [
       drainStream(child.stdout, (bytes) => this.#append("stdout", bytes)),
       drainStream(child.stderr, (bytes) => this.#append("stderr", bytes)),
@@ -199,61 +178,32 @@ export class Job {
     return { ...slice, [last]: slice[last].subarray(0, slice[last].length - trim), next: slice.next - trim };
   }
 
-  /**
-   * Queues `text` for the job's stdin (`eof` closes it after) and waits until the pipe took it all, at most
-   * `waitMs` or until `signal` aborts. What the job has not read yet stays queued, in order, behind nothing
-   * but earlier input.
-   */
+  /** Queues `text` for the job's stdin (`eof` closes it after); waits at most `waitMs` for the job to take it. */
   async write(
     text: string,
     eof: boolean,
     options: { waitMs: number; signal?: AbortSignal },
   ): Promise<StdinReport> {
-    const writer = this.#writer();
-    const bytes = encoder.encode(text);
-    let accepted = 0;
-    // Chunks make "accepted" a count the model can trust; the stream keeps them in order.
-    const writes: Promise<void>[] = [];
-    for (let offset = 0; offset < bytes.length; offset += STDIN_CHUNK) {
-      const chunk = bytes.subarray(offset, offset + STDIN_CHUNK);
-      this.#queued += chunk.length;
-      writes.push(
-        writer.write(chunk).then(() => {
-          accepted += chunk.length;
-        }).finally(() => this.#queued -= chunk.length),
-      );
+    if (!this.#stdin?.open) {
+      throw this.stdinMode === "pipe"
+        ? new ToolError(
+          "conflict",
+          `Cannot write to job ${this.id}: its stdin is closed (state ${this.#state})`,
+        )
+        : new ToolError(
+          "invalid_argument",
+          `Cannot write to job ${this.id}: it has no stdin; start it with shell_start stdin="pipe"`,
+        );
     }
-    if (eof) {
-      this.#stdin = undefined;
-      writes.push(writer.close());
-    }
-    // A failed write errors the stream: every later write fails too, so each is caught here.
-    const all = Promise.all(writes).then(() => "done" as const, () => "failed" as const);
-    const outcome = await raceDeadline(all, options.waitMs, options.signal);
-    if (outcome === "failed") {
-      this.#stdin = undefined;
+    try {
+      return await this.#stdin.write(text, eof, options);
+    } catch (error) {
+      if (!(error instanceof StdinClosedError)) throw error;
       throw new ToolError(
         "conflict",
-        `Cannot write to job ${this.id}: its stdin is closed (state ${this.#state}); ` +
-          `${formatCount(accepted)} of ${formatCount(bytes.length)} bytes were written`,
+        `Cannot write to job ${this.id}: its ${error.message} (state ${this.#state})`,
       );
     }
-    return { accepted, total: bytes.length, queued: this.#queued, eofPending: eof && outcome !== "done" };
-  }
-
-  /** The open stdin writer, or the error saying why there is none. */
-  #writer(): WritableStreamDefaultWriter<Uint8Array> {
-    if (this.#stdin) return this.#stdin;
-    if (this.stdinMode === "pipe") {
-      throw new ToolError(
-        "conflict",
-        `Cannot write to job ${this.id}: its stdin is closed (state ${this.#state})`,
-      );
-    }
-    throw new ToolError(
-      "invalid_argument",
-      `Cannot write to job ${this.id}: it has no stdin; start it with shell_start stdin="pipe"`,
-    );
   }
 
   /** Kills the job's whole process tree (also what outlived an exited shell) and waits for the end. */
@@ -282,10 +232,8 @@ export class Job {
   /** Ends everything the job holds: its tree, pipes, stdin and timer; `sweep` also kills a finished tree. */
   async dispose(options: { sweep?: boolean } = {}): Promise<void> {
     await this.kill({ sweep: options.sweep });
-    const writer = this.#stdin;
-    this.#stdin = undefined;
     // The tree is dead, so queued input fails at once; only a reader beyond reach could hold it longer.
-    if (writer) await raceDeadline(writer.close().catch(() => {}), STDIN_CLOSE_WAIT_MS);
+    await this.#stdin?.close();
   }
 
   #append(stream: "stdout" | "stderr", bytes: Uint8Array): void {
@@ -314,34 +262,8 @@ export class Job {
     }
     this.#state = this.#pendingState ?? "exited";
     if (this.#state === "timeout") this.#exitCode = null;
-    if (this.#stdin) {
-      const writer = this.#stdin;
-      this.#stdin = undefined;
-      // Queued input may wait on a background process that holds stdin: the job's end never waits for it.
-      await raceDeadline(writer.close().catch(() => {}), STDIN_CLOSE_WAIT_MS);
-    }
+    // Queued input may wait on a background process that holds stdin: the job's end waits a second at most.
+    await this.#stdin?.close();
     this.#notify();
-  }
-}
-
-/** `promise`'s value, or "deadline" after `ms` or on abort, whichever comes first. */
-async function raceDeadline<T>(
-  promise: Promise<T>,
-  ms: number,
-  signal?: AbortSignal,
-): Promise<T | "deadline"> {
-  if (signal?.aborted) return "deadline";
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let onAbort: (() => void) | undefined;
-  const deadline = new Promise<"deadline">((resolve) => {
-    onAbort = () => resolve("deadline");
-    timer = setTimeout(onAbort, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-  try {
-    return await Promise.race([promise, deadline]);
-  } finally {
-    clearTimeout(timer);
-    signal?.removeEventListener("abort", onAbort!);
   }
 }

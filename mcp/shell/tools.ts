@@ -3,7 +3,7 @@ import { z } from "zod";
 import { defineTool, type ToolDefinition } from "../../lib/mcp/tool.ts";
 import { ToolError } from "../../lib/mcp/errors.ts";
 import { formatCount } from "../../lib/text/format.ts";
-import type { StdinReport } from "./job.ts";
+import type { StdinReport } from "./stdin.ts";
 import { type JobRegistry, SHELLS } from "./jobs.ts";
 import { describeState, lastLine, renderSlices } from "./render.ts";
 import { readAll, readPage, settle, untilFinished } from "./reading.ts";

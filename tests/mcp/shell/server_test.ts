@@ -121,6 +121,20 @@ Deno.test({
 });
 
 Deno.test({
+  name: "a job killed with input still queued ends cleanly, and later input is refused",
+  ...posixOnly,
+  fn: async () => {
+    await using ws = await tempWorkspace();
+    await using c = await connect(shellServer(ws.path, { inputWaitMs: 200 }));
+    await c.text("shell_start", { command: "sleep 300", stdin: "pipe" });
+    assert.match(await c.text("shell_input", { job_id: 1, text: "x".repeat(300_000) }), /bytes queued/);
+    assert.match(await c.text("shell_kill", { job_id: 1 }), /^job 1 killed/);
+    const late = await c.call("shell_input", { job_id: 1, text: "late" });
+    assert.match(textOf(late), /^Error \[conflict\]: Cannot write to job 1: its stdin is closed/);
+  },
+});
+
+Deno.test({
   name: "shell_input talks to python3 -i, whose prompts go to stderr",
   ignore: isWindows || !onPath("python3"),
   fn: async () => {
