@@ -13,6 +13,7 @@ import {
   type OutputLogOptions,
 } from "../../lib/process/output_log.ts";
 import { killTree, treeAlive } from "../../lib/process/tree_kill.ts";
+import { StdinClosedError, StdinQueue, type StdinReport } from "./stdin.ts";
 
 /** Where a job is in its life. */
 export type JobState = "running" | "exited" | "killed" | "timeout";
@@ -39,8 +40,6 @@ export interface JobSpec {
 /** After the shell exits, how long output still in the pipes may take to arrive. */
 const DRAIN_GRACE_MS = 200;
 
-const encoder = new TextEncoder();
-
 /** A spawned job. Create with {@link Job.spawn}. */
 export class Job {
   readonly id: number;
@@ -59,7 +58,7 @@ export class Job {
   #pendingState: JobState | undefined;
   #child: Deno.ChildProcess;
   #drains: Drain[];
-  #stdin: WritableStreamDefaultWriter<Uint8Array> | undefined;
+  #stdin: StdinQueue | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #waiters = new Set<() => void>();
   #finished: Promise<void>;
@@ -77,7 +76,7 @@ export class Job {
     this.startedAt = this.#now();
     this.log = new OutputLog(spec.log);
     this.#child = child;
-    this.#stdin = spec.stdin === "pipe" ? child.stdin.getWriter() : undefined;
+    this.#stdin = spec.stdin === "pipe" ? new StdinQueue(child.stdin) : undefined;
     this.#drains = [
       drainStream(child.stdout, (bytes) => this.#append("stdout", bytes)),
       drainStream(child.stderr, (bytes) => this.#append("stderr", bytes)),
@@ -179,32 +178,30 @@ export class Job {
     return { ...slice, [last]: slice[last].subarray(0, slice[last].length - trim), next: slice.next - trim };
   }
 
-  /** Writes to the job's stdin; `eof` closes it afterwards. */
-  async write(text: string, eof: boolean): Promise<void> {
-    if (!this.#stdin && this.stdinMode === "pipe") {
-      throw new ToolError(
-        "conflict",
-        `Cannot write to job ${this.id}: its stdin is closed (state ${this.#state})`,
-      );
-    }
-    if (!this.#stdin) {
-      throw new ToolError(
-        "invalid_argument",
-        `Cannot write to job ${this.id}: it has no stdin; start it with shell_start stdin="pipe"`,
-      );
+  /** Queues `text` for the job's stdin (`eof` closes it after); waits at most `waitMs` for the job to take it. */
+  async write(
+    text: string,
+    eof: boolean,
+    options: { waitMs: number; signal?: AbortSignal },
+  ): Promise<StdinReport> {
+    if (!this.#stdin?.open) {
+      throw this.stdinMode === "pipe"
+        ? new ToolError(
+          "conflict",
+          `Cannot write to job ${this.id}: its stdin is closed (state ${this.#state})`,
+        )
+        : new ToolError(
+          "invalid_argument",
+          `Cannot write to job ${this.id}: it has no stdin; start it with shell_start stdin="pipe"`,
+        );
     }
     try {
-      if (text !== "") await this.#stdin.write(encoder.encode(text));
-      if (eof) {
-        const writer = this.#stdin;
-        this.#stdin = undefined;
-        await writer.close();
-      }
-    } catch {
-      this.#stdin = undefined;
+      return await this.#stdin.write(text, eof, options);
+    } catch (error) {
+      if (!(error instanceof StdinClosedError)) throw error;
       throw new ToolError(
         "conflict",
-        `Cannot write to job ${this.id}: its stdin is closed (state ${this.#state})`,
+        `Cannot write to job ${this.id}: its ${error.message} (state ${this.#state})`,
       );
     }
   }
@@ -235,8 +232,8 @@ export class Job {
   /** Ends everything the job holds: its tree, pipes, stdin and timer; `sweep` also kills a finished tree. */
   async dispose(options: { sweep?: boolean } = {}): Promise<void> {
     await this.kill({ sweep: options.sweep });
-    await this.#stdin?.close().catch(() => {});
-    this.#stdin = undefined;
+    // The tree is dead, so queued input fails at once; only a reader beyond reach could hold it longer.
+    await this.#stdin?.close();
   }
 
   #append(stream: "stdout" | "stderr", bytes: Uint8Array): void {
@@ -265,11 +262,8 @@ export class Job {
     }
     this.#state = this.#pendingState ?? "exited";
     if (this.#state === "timeout") this.#exitCode = null;
-    if (this.#stdin) {
-      const writer = this.#stdin;
-      this.#stdin = undefined;
-      await writer.close().catch(() => {});
-    }
+    // Queued input may wait on a background process that holds stdin: the job's end waits a second at most.
+    await this.#stdin?.close();
     this.#notify();
   }
 }

@@ -50,6 +50,8 @@ export class JobRegistry {
   #options: JobsOptions;
   #shells = new Map<string, Promise<string | null>>();
   #closed = false;
+  /** Starts between their slot check and their spawn: they hold a slot while they resolve shell and cwd. */
+  #starting = 0;
   /** Tells this registry's jobs from those of other servers (or other instances in one process). */
   #markerPrefix = `${MARKER_NAME}=${Deno.pid}-${crypto.randomUUID().slice(0, 8)}.`;
 
@@ -59,43 +61,26 @@ export class JobRegistry {
 
   /** Starts a job; throws when the shell, cwd or a free slot is missing. */
   async start(request: StartRequest): Promise<Job> {
-    if (this.#closed) throw new ToolError("unavailable", "Cannot start a job: the server is shutting down");
+    this.#assertOpen();
     const maxRunning = this.#options.maxRunning ?? 32;
     const running = [...this.#jobs.values()].filter((job) => job.state === "running").length;
-    if (running >= maxRunning) {
+    if (running + this.#starting >= maxRunning) {
       throw new ToolError(
         "unavailable",
-        `Cannot start "${request.command}": ${running} jobs are already running (the limit); stop one with shell_kill`,
+        `Cannot start "${request.command}": ${maxRunning} jobs are already running (the limit); stop one with shell_kill`,
       );
     }
-    const shell = await this.#resolveShell(request.shell);
-    const cwd = await this.#resolveCwd(request.cwd);
-    const id = this.#nextId++;
-    const marker = `${this.#markerPrefix}${id}`;
-    const { env, clearEnv } = jobEnv({
-      serverEnv: this.#options.serverEnv,
-      allow: this.#options.envAllow,
-      overlay: request.env,
-      marker,
-    });
-    const job = Job.spawn({
-      id,
-      command: request.command,
-      shell,
-      cwd,
-      env,
-      clearEnv,
-      marker,
-      stdin: request.stdin ?? "null",
-      mergeStderr: request.mergeStderr ?? false,
-      timeoutMs: request.timeoutMs,
-      graceMs: this.#options.graceMs ?? 2000,
-      log: this.#options.log,
-      now: this.#options.now,
-    });
-    this.#jobs.set(id, job);
-    job.finished.then(() => this.#evict());
-    return job;
+    // Reserved before the first await: concurrent starts cannot all pass the check above.
+    this.#starting++;
+    try {
+      const shell = await this.#resolveShell(request.shell);
+      const cwd = await this.#resolveCwd(request.cwd);
+      // closeAll() may have run during the awaits: never spawn what it can no longer kill.
+      this.#assertOpen();
+      return this.#spawn(request, shell, cwd);
+    } finally {
+      this.#starting--;
+    }
   }
 
   /** The job with `id`, or a not_found error listing what exists. */
@@ -126,6 +111,39 @@ export class JobRegistry {
     );
     // Linux: whatever still carries one of our markers (left its group, redirected its output) dies too.
     await killMarked(this.#markerPrefix);
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw new ToolError("unavailable", "Cannot start a job: the server is shutting down");
+  }
+
+  #spawn(request: StartRequest, shell: string, cwd: string): Job {
+    const id = this.#nextId++;
+    const marker = `${this.#markerPrefix}${id}`;
+    const { env, clearEnv } = jobEnv({
+      serverEnv: this.#options.serverEnv,
+      allow: this.#options.envAllow,
+      overlay: request.env,
+      marker,
+    });
+    const job = Job.spawn({
+      id,
+      command: request.command,
+      shell,
+      cwd,
+      env,
+      clearEnv,
+      marker,
+      stdin: request.stdin ?? "null",
+      mergeStderr: request.mergeStderr ?? false,
+      timeoutMs: request.timeoutMs,
+      graceMs: this.#options.graceMs ?? 2000,
+      log: this.#options.log,
+      now: this.#options.now,
+    });
+    this.#jobs.set(id, job);
+    job.finished.then(() => this.#evict());
+    return job;
   }
 
   /** Keeps the newest finished jobs; jobs whose processes outlived the shell are never evicted. */

@@ -7,14 +7,20 @@
 import { serveStdio } from "../../lib/mcp/serve.ts";
 import { Workspace } from "../../lib/workspace/workspace.ts";
 import { parseEnvAllow } from "./env.ts";
+import { FILTER_PROCESS_FLAG, runFilterProcess } from "./filter_process.ts";
 import { createServer } from "./server.ts";
 
 const seconds = (name: string) => Number(Deno.env.get(name)) || undefined;
 
-await serveStdio(createServer({
-  workspace: Workspace.fromEnv(),
-  serverEnv: Deno.env.toObject(),
-  envAllow: parseEnvAllow(Deno.env.get("SHELL_MCP_ENV_ALLOW")),
-  runTimeoutS: seconds("SHELL_MCP_RUN_TIMEOUT"),
-  startTimeoutS: seconds("SHELL_MCP_START_TIMEOUT"),
-}));
+if (Deno.args[0] === FILTER_PROCESS_FLAG) {
+  // The compiled executable doubles as the process that runs output filters (see filter.ts).
+  await runFilterProcess();
+} else {
+  await serveStdio(createServer({
+    workspace: Workspace.fromEnv(),
+    serverEnv: Deno.env.toObject(),
+    envAllow: parseEnvAllow(Deno.env.get("SHELL_MCP_ENV_ALLOW")),
+    runTimeoutS: seconds("SHELL_MCP_RUN_TIMEOUT"),
+    startTimeoutS: seconds("SHELL_MCP_START_TIMEOUT"),
+  }));
+}

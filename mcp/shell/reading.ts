@@ -2,7 +2,8 @@
 import type { LogSlice } from "../../lib/process/output_log.ts";
 import { formatCount } from "../../lib/text/format.ts";
 import type { Job } from "./job.ts";
-import { describeState, formatRuntime, renderSlices, RESPONSE_CHARS } from "./render.ts";
+import { filterTexts } from "./filter.ts";
+import { decodeSlices, describeState, formatRuntime, renderDecoded, RESPONSE_CHARS } from "./render.ts";
 
 /** Every kept byte from `since` to the end, as slices (the dropped middle splits them). */
 export function readAll(job: Job, since: number): LogSlice[] {
@@ -22,9 +23,10 @@ export function readAll(job: Job, since: number): LogSlice[] {
 export async function readPage(
   job: Job,
   since: number,
-  options: { filter?: RegExp; raw?: boolean },
+  options: { filter?: RegExp; raw?: boolean; filterTimeoutMs?: number; signal?: AbortSignal },
 ): Promise<string> {
   await job.refreshOrphans();
+  const cursor = job.cursor;
   let slices: LogSlice[];
   let next: number;
   if (options.filter) {
@@ -35,8 +37,20 @@ export async function readPage(
     slices = [slice];
     next = slice.next;
   }
+  const output = decodeSlices(slices, options);
+  if (options.filter) {
+    try {
+      [output.stdout, output.stderr] = await filterTexts([output.stdout, output.stderr], options.filter, {
+        timeoutMs: options.filterTimeoutMs,
+        signal: options.signal,
+      });
+    } catch (error) {
+      job.cursor = cursor; // a failed read consumes nothing
+      throw error;
+    }
+  }
   job.cursor = next;
-  const body = renderSlices(slices, options);
+  const body = renderDecoded(output, options);
   const unread = job.log.total - next;
   const more = unread > 0 ? `; ${formatCount(unread)} more bytes: call again` : "";
   const state = job.state === "running" ? `running ${formatRuntime(job.runtimeMs())}` : describeState(job);

@@ -12,8 +12,6 @@ export const RESPONSE_CHARS = 30_000;
 export interface RenderOptions {
   /** Keep ANSI escapes and carriage returns. */
   raw?: boolean;
-  /** Keep only lines matching this. */
-  filter?: RegExp;
   /** Default {@link RESPONSE_CHARS}. */
   budget?: number;
   /** Share of a cut budget given to the head (the rest goes to the tail). */
@@ -47,8 +45,20 @@ export function describeState(job: Job): string {
   }
 }
 
+/** Output decoded and cleaned, per stream, with the bytes dropped from its middle. */
+export interface DecodedOutput {
+  stdout: string;
+  stderr: string;
+  dropped: number;
+}
+
 /** The kept output as text: each slice in order, a marker where the middle was dropped, capped as a whole. */
 export function renderSlices(slices: readonly LogSlice[], options: RenderOptions = {}): string {
+  return renderDecoded(decodeSlices(slices, options), options);
+}
+
+/** The slices' bytes as clean text per stream (ANSI codes and `\r` redraws removed unless `raw`). */
+export function decodeSlices(slices: readonly LogSlice[], options: { raw?: boolean } = {}): DecodedOutput {
   const out: string[] = [];
   const err: string[] = [];
   let dropped = 0;
@@ -57,8 +67,13 @@ export function renderSlices(slices: readonly LogSlice[], options: RenderOptions
     out.push(decoder.decode(slice.stdout));
     err.push(decoder.decode(slice.stderr));
   }
-  let stdout = transform(out.join(""), options);
-  let stderr = transform(err.join(""), options);
+  const clean = (text: string) => options.raw ? text : cleanTerminalText(text);
+  return { stdout: clean(out.join("")), stderr: clean(err.join("")), dropped };
+}
+
+/** Decoded output as one response: the dropped-bytes notice, stdout, then a `[stderr]` section; capped. */
+export function renderDecoded(output: DecodedOutput, options: RenderOptions = {}): string {
+  let { stdout, stderr } = output;
   const budget = options.budget ?? RESPONSE_CHARS;
   if (stdout.length + stderr.length > budget) {
     const errBudget = Math.min(stderr.length, Math.max(Math.floor(budget / 3), budget - stdout.length));
@@ -67,8 +82,10 @@ export function renderSlices(slices: readonly LogSlice[], options: RenderOptions
   }
   const parts: string[] = [];
   // Stated first, so that no later cut can hide it.
-  if (dropped > 0) {
-    parts.push(`[${formatCount(dropped)} bytes dropped mid-output: jobs keep the first 64K and last 1M]`);
+  if (output.dropped > 0) {
+    parts.push(
+      `[${formatCount(output.dropped)} bytes dropped mid-output: jobs keep the first 64K and last 1M]`,
+    );
   }
   stdout = stdout.replace(/\n$/, "");
   stderr = stderr.replace(/\n$/, "");
@@ -82,11 +99,4 @@ export function lastLine(slice: LogSlice): string {
   const text = cleanTerminalText(decoder.decode(slice.last === "stderr" ? slice.stderr : slice.stdout));
   const line = text.split("\n").map((l) => l.trim()).filter(Boolean).at(-1) ?? "";
   return line.length > 200 ? `${line.slice(0, 199)}…` : line;
-}
-
-function transform(text: string, options: RenderOptions): string {
-  const clean = options.raw ? text : cleanTerminalText(text);
-  if (!options.filter) return clean;
-  const filter = options.filter;
-  return clean.split("\n").filter((line) => filter.test(line)).map((line) => `${line}\n`).join("");
 }

@@ -10,6 +10,10 @@ export interface ShellOptions extends Omit<JobsOptions, "workspace"> {
   /** Default `timeout_s` of shell_run (120 s) and of shell_start (600 s). */
   runTimeoutS?: number;
   startTimeoutS?: number;
+  /** How long shell_input waits for the job to take its text (default 2000 ms). */
+  inputWaitMs?: number;
+  /** How long a shell_output filter may run before it is killed (default 5000 ms). */
+  filterTimeoutMs?: number;
 }
 
 /** Builds the shell server; its cleanup kills every job's process tree. */
@@ -19,7 +23,13 @@ export function createServer(options: ShellOptions): McpServerHandle {
     name: "shell",
     instructions: "Runs shell commands as jobs. shell_run waits up to wait_s, then hands back a job_id; " +
       "follow long jobs with shell_output and stop them with shell_kill (kills the whole process tree).",
-    tools: createTools({ jobs, runTimeoutS: options.runTimeoutS, startTimeoutS: options.startTimeoutS }),
+    tools: createTools({
+      jobs,
+      runTimeoutS: options.runTimeoutS,
+      startTimeoutS: options.startTimeoutS,
+      inputWaitMs: options.inputWaitMs,
+      filterTimeoutMs: options.filterTimeoutMs,
+    }),
     workspace: options.workspace,
     cleanup: () => jobs.closeAll(),
   });

@@ -2,6 +2,8 @@
 import { z } from "zod";
 import { defineTool, type ToolDefinition } from "../../lib/mcp/tool.ts";
 import { ToolError } from "../../lib/mcp/errors.ts";
+import { formatCount } from "../../lib/text/format.ts";
+import type { StdinReport } from "./stdin.ts";
 import { type JobRegistry, SHELLS } from "./jobs.ts";
 import { describeState, lastLine, renderSlices } from "./render.ts";
 import { readAll, readPage, settle, untilFinished } from "./reading.ts";
@@ -12,6 +14,10 @@ export interface ToolDeps {
   /** Default `timeout_s` of shell_run (120) and shell_start (600). */
   runTimeoutS?: number;
   startTimeoutS?: number;
+  /** How long shell_input waits for the job to take its text before saying what is still queued; 2000. */
+  inputWaitMs?: number;
+  /** How long a shell_output filter may take before it is killed; 5000. */
+  filterTimeoutMs?: number;
 }
 
 const DESTRUCTIVE = {
@@ -126,7 +132,12 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
           ? Math.max(0, job.log.total + input.since)
           : input.since;
         if (input.wait_s) await job.changed(since, input.wait_s * 1000, signal);
-        return await readPage(job, since, { filter, raw: input.raw });
+        return await readPage(job, since, {
+          filter,
+          raw: input.raw,
+          filterTimeoutMs: deps.filterTimeoutMs,
+          signal,
+        });
       },
     }),
     defineTool({
@@ -142,9 +153,14 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
         const job = jobs.get(input.job_id);
         const text = input.text === "" || input.text.endsWith("\n") ? input.text : `${input.text}\n`;
         const before = job.log.total;
-        await job.write(text, input.eof ?? false);
-        await settle(job, before, signal);
-        return await readPage(job, job.cursor, {});
+        const report = await job.write(text, input.eof ?? false, {
+          waitMs: deps.inputWaitMs ?? 2000,
+          signal,
+        });
+        // Input still queued: the job is busy, and the call already waited for it.
+        if (report.queued === 0) await settle(job, before, signal);
+        const page = await readPage(job, job.cursor, {});
+        return report.queued > 0 ? `${page}\n${describeQueued(report)}` : page;
       },
     }),
     defineTool({
@@ -199,6 +215,13 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
       },
     }),
   ];
+}
+
+/** The truth about input the job has not read yet. */
+function describeQueued(report: StdinReport): string {
+  const eof = report.eofPending ? "; stdin closes after it" : "";
+  return `[stdin: ${formatCount(report.accepted)} of ${formatCount(report.total)} bytes taken so far; ` +
+    `${formatCount(report.queued)} bytes queued, written in order as the job reads${eof}]`;
 }
 
 function startRequest(input: {

@@ -188,6 +188,12 @@ Deno.test({
         const text = textOf(run as never);
         assert.ok(text.startsWith("exit 0 after "), text);
         assert.ok(text.endsWith(`bash\n${ws.path}`) || text.endsWith(`sh\n${ws.path}`), text);
+        // Filters run in a child process: the server's permissions must allow starting it.
+        const filtered = await c.client.callTool({
+          name: "shell_output",
+          arguments: { job_id: 1, since: 0, filter: "^hi" },
+        });
+        assert.match(textOf(filtered as never), /; next since=\d+\nhi from .*sh$/);
         await c.client.callTool({
           name: "shell_start",
           arguments: { command: "sleep 300 & echo pid:$!; wait" },

@@ -91,6 +91,50 @@ Deno.test({
 });
 
 Deno.test({
+  name: "shell_input to a job that does not read returns at once, queues the rest in order, then eof",
+  ...posixOnly,
+  fn: async () => {
+    await using ws = await tempWorkspace();
+    await using c = await connect(shellServer(ws.path, { inputWaitMs: 300 }));
+    // The job reads nothing until the file "go" exists; then it copies its stdin to out.txt.
+    await c.text("shell_start", {
+      command: "until [ -e go ]; do sleep 0.05; done; exec cat > out.txt",
+      stdin: "pipe",
+      timeout_s: 60,
+    });
+    const big = "x".repeat(300_000);
+    const first = await c.text("shell_input", { job_id: 1, text: big });
+    assert.match(first, /^job 1 running /);
+    assert.match(
+      first,
+      /\[stdin: [\d,]+ of 300,001 bytes taken so far; [\d,]+ bytes queued, written in order/,
+    );
+    const second = await c.text("shell_input", { job_id: 1, text: "tail", eof: true });
+    assert.match(second, /\[stdin: 0 of 5 bytes taken so far; .* bytes queued, .*; stdin closes after it\]$/);
+    await Deno.writeTextFile(ws.join("go"), "");
+    await waitFor(
+      "cat to reach the end of its input",
+      async () => /exit 0/.test(await c.text("shell_output", { job_id: 1, wait_s: 5 })),
+    );
+    assert.equal(await Deno.readTextFile(ws.join("out.txt")), `${big}\ntail\n`);
+  },
+});
+
+Deno.test({
+  name: "a job killed with input still queued ends cleanly, and later input is refused",
+  ...posixOnly,
+  fn: async () => {
+    await using ws = await tempWorkspace();
+    await using c = await connect(shellServer(ws.path, { inputWaitMs: 200 }));
+    await c.text("shell_start", { command: "sleep 300", stdin: "pipe" });
+    assert.match(await c.text("shell_input", { job_id: 1, text: "x".repeat(300_000) }), /bytes queued/);
+    assert.match(await c.text("shell_kill", { job_id: 1 }), /^job 1 killed/);
+    const late = await c.call("shell_input", { job_id: 1, text: "late" });
+    assert.match(textOf(late), /^Error \[conflict\]: Cannot write to job 1: its stdin is closed/);
+  },
+});
+
+Deno.test({
   name: "shell_input talks to python3 -i, whose prompts go to stderr",
   ignore: isWindows || !onPath("python3"),
   fn: async () => {
@@ -167,17 +211,61 @@ Deno.test({
 });
 
 Deno.test({
+  name: "a catastrophically slow filter is killed: timeout error, server still answers, nothing consumed",
+  ...posixOnly,
+  fn: async () => {
+    await using ws = await tempWorkspace();
+    await using c = await connect(shellServer(ws.path, { filterTimeoutMs: 1500 }));
+    await c.text("shell_start", { command: "printf 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab\\nok\\n'" });
+    await waitFor("the job to exit", async () => {
+      const listed = (await c.call("shell_list")).structuredContent as Listing;
+      return listed.jobs[0].state === "exited";
+    });
+    // Backtracks 2^41 times on the first line: in-process, it would freeze the server for days.
+    const slow = await c.call("shell_output", { job_id: 1, filter: "^(a|a)*$" });
+    assert.equal(slow.isError, true);
+    assert.match(
+      textOf(slow),
+      /^Error \[timeout\]: Cannot filter with "\^\(a\|a\)\*\$": the pattern took over 1\.5s .*simpler/,
+    );
+    assert.match(await c.text("shell_run", { command: "echo still-serving" }), /\nstill-serving$/);
+    // The failed read consumed nothing: a plain read from the cursor still sees the output.
+    assert.match(await c.text("shell_output", { job_id: 1, filter: "^ok$" }), /\nok$/);
+  },
+});
+
+Deno.test({
+  name: "filter tests only the first 4096 characters of a line but keeps the whole line",
+  ...posixOnly,
+  fn: async () => {
+    await using ws = await tempWorkspace();
+    await using c = await connect(shellServer(ws.path));
+    const command = "printf 'HEAD%05000dTAIL\\nshort TAIL\\n' 0";
+    await c.text("shell_run", { command });
+    const head = await c.text("shell_output", { job_id: 1, since: 0, filter: "^HEAD" });
+    assert.match(head, /\nHEAD0{5000}TAIL$/);
+    const tail = await c.text("shell_output", { job_id: 1, since: 0, filter: "TAIL$" });
+    assert.match(tail, /; next since=\d+\nshort TAIL$/);
+  },
+});
+
+Deno.test({
   name: "long-poll returns as soon as the job ends",
   ...posixOnly,
   fn: async () => {
     await using ws = await tempWorkspace();
     await using c = await connect(shellServer(ws.path));
     await c.text("shell_start", { command: "sleep 0.3; exit 4" });
-    const started = performance.now();
-    const text = await c.text("shell_output", { job_id: 1, wait_s: 50 });
-    assert.match(text, /^job 1 exit 4 after/);
-    // Far below wait_s: the call returned on the exit, not on its deadline.
-    assert.ok(performance.now() - started < 40_000);
+    // Whichever comes first: the reply, or a deadline far below wait_s (50 s).
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<"deadline">((resolve) =>
+      timer = setTimeout(() => resolve("deadline"), 30_000)
+    );
+    const reply = c.text("shell_output", { job_id: 1, wait_s: 50 });
+    const first = await Promise.race([reply, deadline]);
+    clearTimeout(timer);
+    assert.notEqual(first, "deadline", "the long-poll did not return on the job's exit");
+    assert.match(await reply, /^job 1 exit 4 after/);
   },
 });
 
