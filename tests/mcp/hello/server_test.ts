@@ -5,6 +5,7 @@ import { Client, InMemoryTransport, ListRootsRequestSchema } from "../../../lib/
 import { spawnStdio } from "../../_support/stdio.ts";
 import { assertSnapshot } from "../../_support/snapshot.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
+import { pollUntil } from "../../_support/poll.ts";
 import { isWindows } from "../../../lib/platform/mod.ts";
 import { createServer } from "../../../mcp/hello/server.ts";
 import { Workspace } from "../../../lib/workspace/workspace.ts";
@@ -162,10 +163,7 @@ Deno.test("roots/list_changed makes the server read the client's roots again", a
     assert.deepEqual(await whoami(), [ws.join("first")]);
     roots = [pathToFileURL(ws.join("second")).href];
     await client.sendRootsListChanged();
-    const deadline = Date.now() + 5_000;
-    while ((await whoami())[0] !== ws.join("second") && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await pollUntil(async () => (await whoami())[0] === ws.join("second"), 5_000);
     assert.deepEqual(await whoami(), [ws.join("second")]);
   } finally {
     await client.close();

@@ -27,19 +27,6 @@ export async function allAlive(pids: readonly number[]): Promise<boolean> {
   return (await Promise.all(pids.map(isAlive))).every(Boolean);
 }
 
-/** Polls `check` every 20 ms until it is true; throws after `timeoutMs` with `what` in the message. */
-export async function waitFor(
-  what: string,
-  check: () => boolean | Promise<boolean>,
-  timeoutMs = 10_000,
-): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  while (!(await check())) {
-    if (performance.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 /** The pids a job printed, one per line (commands in tests `echo $!` after each background child). */
 export function pidsIn(text: string): number[] {
   return [...text.matchAll(/^pid:(\d+)$/gm)].map((match) => Number(match[1]));
@@ -55,3 +42,5 @@ export function reap(pids: number[]): void {
     }
   }
 }
+
+export { waitFor } from "../../_support/poll.ts";

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { pollUntil } from "../../_support/poll.ts";
 import { collectInputs, MAX_SQL_BYTES } from "../../../mcp/sql/inputs.ts";
 import { ToolError } from "../../../lib/mcp/errors.ts";
 import { os } from "../../../lib/platform/mod.ts";
@@ -30,9 +31,7 @@ Deno.test({
     let settled = false;
     call.finally(() => settled = true);
     // Hang guard: reading the FIFO blocks until a writer opens it, so open one if the call is stuck.
-    const deadline = performance.now() + 10_000;
-    while (!settled && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
-    if (!settled) (await Deno.open(ws.join("p.sql"), { write: true })).close();
+    if (!await pollUntil(() => settled, 10_000)) (await Deno.open(ws.join("p.sql"), { write: true })).close();
     const error = await call;
     assert.ok(settled, "reading the FIFO hung");
     assert.ok(error instanceof ToolError);

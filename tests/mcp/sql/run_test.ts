@@ -4,16 +4,7 @@ import { ToolError } from "../../../lib/mcp/errors.ts";
 import { os } from "../../../lib/platform/mod.ts";
 import { listProcesses } from "../../../lib/process/processes.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
-
-/** Polls `check` until it holds; false once `timeoutMs` passed (a hang guard, not a speed check). */
-async function pollUntil(check: () => Promise<boolean> | boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = performance.now() + timeoutMs;
-  while (!await check()) {
-    if (performance.now() >= deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  return true;
-}
+import { pollUntil } from "../../_support/poll.ts";
 
 async function alive(pid: number): Promise<boolean> {
   const rows = await listProcesses();
