@@ -2,6 +2,7 @@
 import type { CallToolResult } from "./sdk.ts";
 import { ToolError } from "./errors.ts";
 import { log } from "../log.ts";
+import { capText } from "../text/cap.ts";
 
 /** A text block or an image block, as MCP content. */
 export type ContentBlock =
@@ -11,9 +12,22 @@ export type ContentBlock =
 /** What a text-centric tool returns: plain text, or content blocks (e.g. an image). */
 export type TextOutput = string | ContentBlock[];
 
-/** A text-centric result: the text only, no structuredContent. */
+/**
+ * The last line of defence for the model's context: no text block leaves a server longer than this, even
+ * if a tool forgot its own (smaller) cap. ~30k tokens.
+ */
+export const TEXT_RESULT_CAP = 120_000;
+
+/** A text-centric result: the text only (capped at {@link TEXT_RESULT_CAP}), no structuredContent. */
 export function renderText(output: TextOutput): CallToolResult {
-  return { content: typeof output === "string" ? [{ type: "text", text: output }] : output };
+  const blocks = typeof output === "string" ? [{ type: "text" as const, text: output }] : output;
+  return {
+    content: blocks.map((block) =>
+      block.type === "text" && block.text.length > TEXT_RESULT_CAP
+        ? { type: "text", text: capText(block.text, TEXT_RESULT_CAP) }
+        : block
+    ),
+  };
 }
 
 /** A JSON-shaped result: structuredContent plus the same JSON as text, for clients that show only text. */

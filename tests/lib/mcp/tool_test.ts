@@ -3,6 +3,7 @@ import { z } from "zod";
 import { defineTool } from "../../../lib/mcp/tool.ts";
 import { createMcpServer } from "../../../lib/mcp/server.ts";
 import { ToolError } from "../../../lib/mcp/errors.ts";
+import { TEXT_RESULT_CAP } from "../../../lib/mcp/render.ts";
 import { connect, textOf } from "../../_support/connect.ts";
 
 const ANNOTATIONS = {
@@ -142,4 +143,25 @@ Deno.test("closing the handle runs the cleanup hook once", async () => {
   }
   await handle.close();
   assert.equal(cleaned, 1);
+});
+
+Deno.test("a text result over the server-wide cap is cut with the cut stated", async () => {
+  const handle = createMcpServer({
+    name: "big",
+    instructions: "",
+    tools: [
+      defineTool({
+        name: "big_dump",
+        description: "Dump.",
+        input: {},
+        annotations: ANNOTATIONS,
+        run: () => "line\n".repeat(TEXT_RESULT_CAP),
+      }),
+    ],
+  });
+  await using c = await connect(handle);
+  const text = await c.text("big_dump");
+  assert.ok(text.length <= TEXT_RESULT_CAP, `${text.length} characters`);
+  assert.match(text, /\[\.\.\. [\d,]+ bytes \/ [\d,]+ lines cut \.\.\.\]/);
+  assert.ok(text.startsWith("line\n") && text.endsWith("line\n"));
 });
