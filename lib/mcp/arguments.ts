@@ -42,13 +42,30 @@ function acceptedTypes(schema: JsonSchema): Set<string> {
   return types;
 }
 
-/** `"text": expected string, received undefined; "limit": too big: expected number to be <=50` */
+/** `"text": missing (expected string); "limit": too big: expected number to be <=50` */
 export function formatIssues(issues: readonly z.core.$ZodIssue[]): string {
   return issues.slice(0, 5).map((issue) => {
     const where = issue.path.length ? `"${issue.path.join(".")}"` : "arguments";
-    const message = issue.code === "unrecognized_keys"
-      ? issue.message
-      : issue.message.replace(/^Invalid input: /, "").replace(/^./, (c) => c.toLowerCase());
-    return `${where}: ${message}`;
+    return `${where}: ${describeIssue(issue)}`;
   }).join("; ");
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  if (issue.code === "invalid_union" && issue.errors.length) {
+    const firsts = issue.errors.map((branch) => branch[0]).filter((first) => first !== undefined);
+    // A branch whose type fitted failed on a constraint (e.g. too many items): that is the real reason.
+    const fitted = firsts.filter((first) => first.code !== "invalid_type");
+    if (fitted.length) return [...new Set(fitted.map(describeIssue))].join(" or ");
+    const expected = [...new Set(firsts.map((first) => (first as { expected?: string }).expected ?? "?"))];
+    return describeType(expected.join(" or "), issue.input);
+  }
+  if (issue.code === "invalid_type") return describeType(issue.expected, issue.input);
+  if (issue.code === "unrecognized_keys") return issue.message;
+  return issue.message.replace(/^Invalid input: /, "").replace(/^./, (c) => c.toLowerCase());
+}
+
+function describeType(expected: string, input: unknown): string {
+  if (input === undefined) return `missing (expected ${expected})`;
+  const received = input === null ? "null" : Array.isArray(input) ? "array" : typeof input;
+  return `expected ${expected}, received ${received}`;
 }

@@ -76,7 +76,7 @@ export function defineTool<I extends Shape, O extends Shape>(
     inputSchema,
     outputSchema,
     async call(args, context) {
-      const parsed = inputType.safeParse(coerceArguments(args ?? {}, inputSchema));
+      const parsed = inputType.safeParse(coerceArguments(args ?? {}, inputSchema), { reportInput: true });
       if (!parsed.success) {
         return renderError(
           new ToolError("invalid_argument", `Cannot call ${spec.name}: ${formatIssues(parsed.error.issues)}`),

@@ -145,10 +145,15 @@ async function targets(
     return { paths, where: paths.join(", ") };
   }
   const real = await workspace.resolveInside(path);
+  let info: Deno.FileInfo;
   try {
-    await Deno.stat(real);
+    info = await Deno.stat(real);
   } catch (error) {
     throw toToolError(error, `Cannot search "${path}"`);
+  }
+  // ripgrep would block on a FIFO until the timeout: refuse pipes, sockets and devices up front.
+  if (!info.isFile && !info.isDirectory) {
+    throw new ToolError("invalid_argument", `Cannot search "${path}": not a regular file or folder`);
   }
   const where = workspace.display(real);
   return { paths: [where], where };

@@ -58,7 +58,7 @@ export function missingBackendMessage(env: BackendEnv): string {
   );
   const looked = `${kinds.join(" nor ")} found on PATH${forced ? ` (SQL_MCP_BACKEND=${forced})` : ""}`;
   return `no SQL backend: ${
-    [...explicit, `${forced ? "" : "neither "}${looked}`].join("; ")
+    [...explicit, `${forced ? "no " : "neither "}${looked}`].join("; ")
   }; ${INSTALL_HINT}`;
 }
 

@@ -34,7 +34,9 @@ export function renderLint(results: { name: string; violations: Violation[] }[],
   const lines = all.slice(0, MAX_VIOLATION_LINES).map(({ name, v }) => violationLine(name, v));
   if (all.length > MAX_VIOLATION_LINES) {
     lines.push(
-      `[... ${formatCount(all.length - MAX_VIOLATION_LINES)} more violations not shown; lint fewer files]`,
+      `[... ${formatCount(all.length - MAX_VIOLATION_LINES)} more violations not shown; ${
+        results.length > 1 ? "lint fewer files or" : "lint a smaller piece or"
+      } pass rules to narrow the check]`,
     );
   }
   const summary = `${formatCount(all.length)} violation${all.length === 1 ? "" : "s"}${where} (${byCode})`;

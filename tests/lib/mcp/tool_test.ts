@@ -165,3 +165,10 @@ Deno.test("a text result over the server-wide cap is cut with the cut stated", a
   assert.match(text, /\[\.\.\. [\d,]+ bytes \/ [\d,]+ lines cut \.\.\.\]/);
   assert.ok(text.startsWith("line\n") && text.endsWith("line\n"));
 });
+
+Deno.test("argument errors say what is missing, and which constraint a list broke", async () => {
+  await using c = await connect(testServer());
+  assert.match(await c.text("t_list", {}), /"items": missing \(expected string or array\)$/);
+  assert.match(await c.text("t_list", { items: 5 }), /"items": expected string or array, received number$/);
+  assert.match(await c.text("t_sum", { a: 1, b: 99 }), /"b": too big: expected number to be <=10$/);
+});

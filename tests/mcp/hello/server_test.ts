@@ -33,7 +33,7 @@ Deno.test("hello_echo without text is an invalid_argument error that reads as an
   assert.equal(result.isError, true);
   assert.match(
     textOf(result),
-    /^Error \[invalid_argument\]: Cannot call hello_echo: "text": expected string/,
+    /^Error \[invalid_argument\]: Cannot call hello_echo: "text": missing \(expected string\)/,
   );
   assert.deepEqual(result._meta, { code: "invalid_argument" });
 });

@@ -124,7 +124,7 @@ Deno.test("each error code reads as an error: invalid slug, not_found, conflict,
   const schema = await c.call("notes_write", { slug: "n" });
   assert.match(
     errorOf(schema),
-    /^Error \[invalid_argument\]: Cannot call notes_write: "body": expected string/,
+    /^Error \[invalid_argument\]: Cannot call notes_write: "body": missing \(expected string\)/,
   );
   assert.match(
     errorOf(await c.call("notes_write", { body: "no title, no slug" })),

@@ -349,3 +349,19 @@ Deno.test("search_grep and search_glob refuse a NUL byte as invalid_argument", a
     );
   }
 });
+
+Deno.test({
+  name: "search_grep refuses a FIFO at once instead of blocking ripgrep until the timeout",
+  ignore: isWindows,
+  fn: async () => {
+    await using ws = await tempWorkspace({ ...GIT, "a.txt": "hi\n" });
+    assert.ok((await new Deno.Command("mkfifo", { args: [ws.join("pipe")] }).output()).success);
+    await using c = await connectSearch(ws.path);
+    const result = await c.call("search_grep", { pattern: "hi", path: "pipe" });
+    assert.equal(result.isError, true);
+    assert.match(
+      textOf(result),
+      /^Error \[invalid_argument\]: Cannot search "pipe": not a regular file or folder/,
+    );
+  },
+});

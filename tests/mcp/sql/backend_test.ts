@@ -60,7 +60,7 @@ Deno.test({
     assert.equal(await findBackend({ PATH: ws.join("bin"), SQL_MCP_BACKEND: "sqruff" }), null);
     assert.equal(
       missingBackendMessage({ SQL_MCP_BACKEND: "sqruff", SQRUFF_PATH: "/opt/sq" }),
-      `no SQL backend: SQRUFF_PATH="/opt/sq" does not run; sqruff found on PATH (SQL_MCP_BACKEND=sqruff); ${INSTALL_HINT}`,
+      `no SQL backend: SQRUFF_PATH="/opt/sq" does not run; no sqruff found on PATH (SQL_MCP_BACKEND=sqruff); ${INSTALL_HINT}`,
     );
   },
 });
