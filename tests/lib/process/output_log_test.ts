@@ -71,3 +71,16 @@ Deno.test("incompleteUtf8Tail finds a character cut in half", () => {
   assert.equal(incompleteUtf8Tail(euro.subarray(0, 2)), 1);
   assert.equal(incompleteUtf8Tail(bytes("abc")), 0);
 });
+
+Deno.test("OutputLog lineStartAfter finds the first line start of the kept tail, or -1", () => {
+  const log = new OutputLog({ headBytes: 4, tailBytes: 8 });
+  log.append("stdout", bytes("head"));
+  log.append("stdout", bytes("xxxxxx12345\n678\n")); // total 20; tail keeps offsets 12..19: "345\n678\n"
+  assert.equal(log.tailStart, 12);
+  assert.equal(log.lineStartAfter(5), 16);
+  assert.equal(text(log.read(16).stdout), "678\n");
+  assert.equal(log.lineStartAfter(12, 3), -1);
+  const noNewline = new OutputLog({ headBytes: 2, tailBytes: 4 });
+  noNewline.append("stderr", bytes("abcdefgh"));
+  assert.equal(noNewline.lineStartAfter(0), -1);
+});
