@@ -12,12 +12,12 @@ import {
   RESPONSE_CHARS,
 } from "./render.ts";
 
-/** Every kept byte from `since` to the end, as slices (the dropped middle splits them). */
-export function readAll(job: Job, since: number): LogSlice[] {
+/** Every kept byte from `since` to `until` (default: the end), as slices (the dropped middle splits them). */
+export function readAll(job: Job, since: number, until = Infinity): LogSlice[] {
   const slices: LogSlice[] = [];
   let cursor = since;
-  while (true) {
-    const slice = job.read(cursor);
+  while (cursor < until) {
+    const slice = job.read(cursor, until - cursor);
     if (slice.next <= cursor && slice.dropped === 0) break;
     slices.push(slice);
     cursor = slice.next;
@@ -59,9 +59,11 @@ export async function readPage(job: Job, since: number, options: PageOptions): P
       if (options.filter && pauseMs > 0 && job.state === "running") await pause(pauseMs, signal);
     }
     await job.refreshOrphans();
+    // Read before the state check could see the end: a page read while running may hold a line back.
+    const running = job.state === "running";
     let page: Page;
     try {
-      page = await readOnce(job, from, options);
+      page = await readOnce(job, from, { ...options, wholeLines: running });
     } catch (error) {
       job.cursor = cursor; // a failed read consumes nothing
       throw error;
@@ -70,12 +72,12 @@ export async function readPage(job: Job, since: number, options: PageOptions): P
     job.cursor = page.next;
     dropped += page.output.dropped;
     const matched = page.output.stdout !== "" || page.output.stderr !== "";
-    const done = !options.filter || matched || job.state !== "running" || signal?.aborted ||
+    const done = !options.filter || matched || !running || signal?.aborted ||
       performance.now() >= deadline;
     if (!matched) unmatched = addCounts(unmatched, page.scanned);
     if (done) {
       page.output.dropped = dropped;
-      return renderPage(job, page, options.filter ? unmatched : undefined);
+      return renderPage(job, page, { ...options, unmatched: options.filter ? unmatched : undefined });
     }
     from = page.next;
   }
@@ -88,11 +90,17 @@ interface Page {
   scanned: { bytes: number; lines: number };
 }
 
-async function readOnce(job: Job, since: number, options: PageOptions): Promise<Page> {
+/** One read; `wholeLines` leaves a filter's last, unfinished line for the next read (it may still match). */
+async function readOnce(
+  job: Job,
+  since: number,
+  options: PageOptions & { wholeLines: boolean },
+): Promise<Page> {
   let slices: LogSlice[];
   let next: number;
   if (options.filter) {
-    slices = readAll(job, since);
+    const until = options.wholeLines ? Math.max(since, job.log.lastLineEnd(since)) : Infinity;
+    slices = readAll(job, since, until);
     next = Math.max(since, slices.at(-1)?.next ?? since);
   } else {
     const slice = job.read(since, RESPONSE_CHARS);
@@ -111,8 +119,13 @@ async function readOnce(job: Job, since: number, options: PageOptions): Promise<
   return { output, next, scanned };
 }
 
-function renderPage(job: Job, page: Page, unmatched?: { bytes: number; lines: number }): string {
-  const body = renderDecoded(page.output, {});
+function renderPage(
+  job: Job,
+  page: Page,
+  options: PageOptions & { unmatched?: { bytes: number; lines: number } },
+): string {
+  const { unmatched } = options;
+  const body = renderDecoded(page.output, options);
   const unread = job.unread(page.next);
   const gap = unread.dropped > 0 ? ` (${formatCount(unread.dropped)} bytes before them were dropped)` : "";
   const more = unread.kept > 0 ? `; ${formatCount(unread.kept)} more bytes: call again${gap}` : "";

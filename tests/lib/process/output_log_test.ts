@@ -84,3 +84,13 @@ Deno.test("OutputLog lineStartAfter finds the first line start of the kept tail,
   noNewline.append("stderr", bytes("abcdefgh"));
   assert.equal(noNewline.lineStartAfter(0), -1);
 });
+
+Deno.test("OutputLog lastLineEnd finds the end of the last full line in the head or the kept tail", () => {
+  const log = new OutputLog({ headBytes: 4, tailBytes: 8 });
+  log.append("stdout", bytes("a\nbc"));
+  assert.equal(log.lastLineEnd(0), 2);
+  assert.equal(log.lastLineEnd(2), -1);
+  log.append("stderr", bytes("xxxxxx12345\n678")); // total 19; tail keeps offsets 11..18: "2345\n678"
+  assert.equal(log.lastLineEnd(0), 16);
+  assert.equal(log.lastLineEnd(16), -1);
+});

@@ -479,6 +479,29 @@ Deno.test({
 });
 
 Deno.test({
+  name: "a filtered long-poll finds a line that arrives in two pieces",
+  ...posixOnly,
+  fn: async () => {
+    await using ws = await tempWorkspace();
+    await using c = await connect(shellServer(ws.path));
+    await c.text("shell_start", {
+      command: "printf 'noise\\nMAT'; read a; printf 'CH\\n'; sleep 300",
+      stdin: "pipe",
+    });
+    const reply = c.text("shell_output", { job_id: 1, filter: "MATCH", wait_s: 10 });
+    reply.catch(() => {}); // awaited below
+    // The filter has read the first piece ("noise\n" at least) before the second is printed.
+    await waitFor("the filtered read to take the noise line", async () => {
+      const listed = (await c.call("shell_list")).structuredContent as { jobs: { unread_bytes: number }[] };
+      return listed.jobs[0].unread_bytes <= 3;
+    });
+    await c.text("shell_input", { job_id: 1, text: "a" });
+    assert.match(await reply, /^job 1 running [^\n]*\nMATCH$/);
+    assert.match(await c.text("shell_kill", { job_id: 1 }), /^job 1 killed/);
+  },
+});
+
+Deno.test({
   name: "a filtered read that matches nothing says how much new output it scanned",
   ...posixOnly,
   fn: async () => {
