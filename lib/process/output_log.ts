@@ -112,6 +112,32 @@ export class OutputLog {
     return { stdout: concat(parts.stdout), stderr: concat(parts.stderr), dropped, from, next: end, last };
   }
 
+  /** The offset just after the first newline in the kept bytes [from, from + maxScan), or -1 if none. */
+  lineStartAfter(from: number, maxScan = 64 * 1024): number {
+    const start = Math.max(from, this.tailStart);
+    const end = Math.min(this.#total, start + maxScan);
+    if (start >= end) return -1;
+    const index = this.#bytes(start, end).indexOf(10);
+    return index === -1 ? -1 : start + index + 1;
+  }
+
+  /** The offset just after the last newline in the kept bytes from `from` to the end, or -1 if none. */
+  lastLineEnd(from: number): number {
+    const regions: [number, number][] = [
+      [Math.max(from, this.tailStart), this.#total],
+      [from, Math.min(this.headBytes, this.#total)],
+    ];
+    for (const [start, end] of regions) {
+      // Backwards in chunks: the newline is usually near the end, so most calls copy one chunk.
+      for (let b = end; b > start; b -= 64 * 1024) {
+        const a = Math.max(start, b - 64 * 1024);
+        const index = this.#bytes(a, b).lastIndexOf(10);
+        if (index !== -1) return a + index + 1;
+      }
+    }
+    return -1;
+  }
+
   #ensureHead(size: number): void {
     if (size <= this.#head.length) return;
     const grown = new Uint8Array(Math.min(this.headBytes, Math.max(size, this.#head.length * 2)));

@@ -21,7 +21,9 @@ export interface FilterRequest {
 /** Each text's lines that match `pattern`, each ending in a newline. */
 export function keepMatchingLines(text: string, pattern: RegExp, maxLineChars: number): string {
   const kept: string[] = [];
-  for (const line of text.split("\n")) {
+  const lines = text.split("\n");
+  if (lines.at(-1) === "") lines.pop(); // the text's final newline ends a line; it starts none
+  for (const line of lines) {
     pattern.lastIndex = 0;
     if (pattern.test(line.length > maxLineChars ? line.slice(0, maxLineChars) : line)) kept.push(`${line}\n`);
   }

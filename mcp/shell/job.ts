@@ -15,6 +15,9 @@ import {
 import { killTree, treeAlive } from "../../lib/process/tree_kill.ts";
 import { StdinClosedError, StdinQueue, type StdinReport } from "./stdin.ts";
 
+/** A read of a job's output; `midLine` when it jumped the dropped middle to a point inside a line. */
+export type JobSlice = LogSlice & { midLine?: boolean };
+
 /** Where a job is in its life. */
 export type JobState = "running" | "exited" | "killed" | "timeout";
 
@@ -167,15 +170,36 @@ export class Job {
     });
   }
 
-  /** Reads output from `since`, never ending inside a UTF-8 character that may still be completed. */
-  read(since: number, maxBytes?: number): LogSlice {
-    const slice = this.log.read(since, maxBytes);
+  /**
+   * Reads output from `since`, never ending inside a UTF-8 character that may still be completed. A `since`
+   * inside the dropped middle resumes at the first line start of the kept tail (the skipped fragment
+   * counts as dropped), or mid-line when the tail has no newline near its start.
+   */
+  read(since: number, maxBytes?: number): JobSlice {
+    const log = this.log;
+    let start = since;
+    let midLine = false;
+    if (since >= log.headBytes && since < log.tailStart) {
+      const lineStart = log.lineStartAfter(log.tailStart);
+      midLine = lineStart === -1;
+      start = midLine ? log.tailStart : lineStart;
+    }
+    const read = log.read(start, maxBytes);
+    const slice: JobSlice = start === since ? read : { ...read, dropped: start - since, midLine };
     const more = slice.next < this.log.total || !this.quiet;
     const last = slice.last;
     if (!more || !last) return slice;
     const trim = incompleteUtf8Tail(slice[last]);
     if (trim === 0) return slice;
     return { ...slice, [last]: slice[last].subarray(0, slice[last].length - trim), next: slice.next - trim };
+  }
+
+  /** Bytes after cursor `from` still kept, and those after it that were dropped from the middle. */
+  unread(from: number): { kept: number; dropped: number } {
+    const log = this.log;
+    if (from >= log.total) return { kept: 0, dropped: 0 };
+    const dropped = Math.max(0, log.tailStart - Math.max(from, log.headBytes));
+    return { kept: log.total - Math.max(from, 0) - dropped, dropped };
   }
 
   /** Queues `text` for the job's stdin (`eof` closes it after); waits at most `waitMs` for the job to take it. */

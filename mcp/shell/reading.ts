@@ -3,14 +3,21 @@ import type { LogSlice } from "../../lib/process/output_log.ts";
 import { formatCount } from "../../lib/text/format.ts";
 import type { Job } from "./job.ts";
 import { filterTexts } from "./filter.ts";
-import { decodeSlices, describeState, formatRuntime, renderDecoded, RESPONSE_CHARS } from "./render.ts";
+import {
+  type DecodedOutput,
+  decodeSlices,
+  describeState,
+  formatRuntime,
+  renderDecoded,
+  RESPONSE_CHARS,
+} from "./render.ts";
 
-/** Every kept byte from `since` to the end, as slices (the dropped middle splits them). */
-export function readAll(job: Job, since: number): LogSlice[] {
+/** Every kept byte from `since` to `until` (default: the end), as slices (the dropped middle splits them). */
+export function readAll(job: Job, since: number, until = Infinity): LogSlice[] {
   const slices: LogSlice[] = [];
   let cursor = since;
-  while (true) {
-    const slice = job.read(cursor);
+  while (cursor < until) {
+    const slice = job.read(cursor, until - cursor);
     if (slice.next <= cursor && slice.dropped === 0) break;
     slices.push(slice);
     cursor = slice.next;
@@ -19,18 +26,81 @@ export function readAll(job: Job, since: number): LogSlice[] {
   return slices;
 }
 
-/** One page of output from `since`, at most a response's worth; filtered reads scan all that is kept. */
-export async function readPage(
+/** How often a filtered long-poll runs its filter at most: new output is batched between runs. */
+const FILTER_INTERVAL_MS = 100;
+
+/** How a page is read. */
+export interface PageOptions {
+  filter?: RegExp;
+  raw?: boolean;
+  filterTimeoutMs?: number;
+  signal?: AbortSignal;
+  /** Long-poll: wait this long for new output (with a filter: for a matching line) or the job's end. */
+  waitMs?: number;
+}
+
+/**
+ * One page of output from `since`, at most a response's worth; filtered reads scan all that is kept. A
+ * filtered long-poll consumes output that does not match and keeps waiting for a line that does.
+ */
+export async function readPage(job: Job, since: number, options: PageOptions): Promise<string> {
+  const signal = options.signal;
+  const deadline = performance.now() + (options.waitMs ?? 0);
+  const cursor = job.cursor;
+  let from = since;
+  let unmatched = { bytes: 0, lines: 0 };
+  let dropped = 0;
+  let lastCheck = -Infinity;
+  while (true) {
+    if (performance.now() < deadline) {
+      await job.changed(from, deadline - performance.now(), signal);
+      // Batch output that arrives in small bursts: one filter process per interval, not per chunk.
+      const pauseMs = Math.min(lastCheck + FILTER_INTERVAL_MS, deadline) - performance.now();
+      if (options.filter && pauseMs > 0 && job.state === "running") await pause(pauseMs, signal);
+    }
+    await job.refreshOrphans();
+    // Read before the state check could see the end: a page read while running may hold a line back.
+    const running = job.state === "running";
+    let page: Page;
+    try {
+      page = await readOnce(job, from, { ...options, wholeLines: running });
+    } catch (error) {
+      job.cursor = cursor; // a failed read consumes nothing
+      throw error;
+    }
+    lastCheck = performance.now();
+    job.cursor = page.next;
+    dropped += page.output.dropped;
+    const matched = page.output.stdout !== "" || page.output.stderr !== "";
+    const done = !options.filter || matched || !running || signal?.aborted ||
+      performance.now() >= deadline;
+    if (!matched) unmatched = addCounts(unmatched, page.scanned);
+    if (done) {
+      page.output.dropped = dropped;
+      return renderPage(job, page, { ...options, unmatched: options.filter ? unmatched : undefined });
+    }
+    from = page.next;
+  }
+}
+
+interface Page {
+  output: DecodedOutput;
+  next: number;
+  /** What a filter tested: the page's kept bytes and lines. */
+  scanned: { bytes: number; lines: number };
+}
+
+/** One read; `wholeLines` leaves a filter's last, unfinished line for the next read (it may still match). */
+async function readOnce(
   job: Job,
   since: number,
-  options: { filter?: RegExp; raw?: boolean; filterTimeoutMs?: number; signal?: AbortSignal },
-): Promise<string> {
-  await job.refreshOrphans();
-  const cursor = job.cursor;
+  options: PageOptions & { wholeLines: boolean },
+): Promise<Page> {
   let slices: LogSlice[];
   let next: number;
   if (options.filter) {
-    slices = readAll(job, since);
+    const until = options.wholeLines ? Math.max(since, job.log.lastLineEnd(since)) : Infinity;
+    slices = readAll(job, since, until);
     next = Math.max(since, slices.at(-1)?.next ?? since);
   } else {
     const slice = job.read(since, RESPONSE_CHARS);
@@ -38,23 +108,56 @@ export async function readPage(
     next = slice.next;
   }
   const output = decodeSlices(slices, options);
+  const bytes = slices.reduce((n, slice) => n + slice.stdout.length + slice.stderr.length, 0);
+  const scanned = { bytes, lines: countLines(output.stdout) + countLines(output.stderr) };
   if (options.filter) {
-    try {
-      [output.stdout, output.stderr] = await filterTexts([output.stdout, output.stderr], options.filter, {
-        timeoutMs: options.filterTimeoutMs,
-        signal: options.signal,
-      });
-    } catch (error) {
-      job.cursor = cursor; // a failed read consumes nothing
-      throw error;
-    }
+    [output.stdout, output.stderr] = await filterTexts([output.stdout, output.stderr], options.filter, {
+      timeoutMs: options.filterTimeoutMs,
+      signal: options.signal,
+    });
   }
-  job.cursor = next;
-  const body = renderDecoded(output, options);
-  const unread = job.log.total - next;
-  const more = unread > 0 ? `; ${formatCount(unread)} more bytes: call again` : "";
+  return { output, next, scanned };
+}
+
+function renderPage(
+  job: Job,
+  page: Page,
+  options: PageOptions & { unmatched?: { bytes: number; lines: number } },
+): string {
+  const { unmatched } = options;
+  const body = renderDecoded(page.output, options);
+  const unread = job.unread(page.next);
+  const gap = unread.dropped > 0 ? ` (${formatCount(unread.dropped)} bytes before them were dropped)` : "";
+  const more = unread.kept > 0 ? `; ${formatCount(unread.kept)} more bytes: call again${gap}` : "";
   const state = job.state === "running" ? `running ${formatRuntime(job.runtimeMs())}` : describeState(job);
-  return `job ${job.id} ${state}; next since=${next}${more}\n${body || "(no new output)"}`;
+  const empty = unmatched && unmatched.bytes > 0
+    ? `(no line matched: ${formatCount(unmatched.lines)} new lines, ${formatCount(unmatched.bytes)} bytes)`
+    : "(no new output)";
+  return `job ${job.id} ${state}; next since=${page.next}${more}\n${body || empty}`;
+}
+
+function countLines(text: string): number {
+  if (text === "") return 0;
+  let lines = text.endsWith("\n") ? 0 : 1;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) lines++;
+  return lines;
+}
+
+function addCounts(a: { bytes: number; lines: number }, b: { bytes: number; lines: number }) {
+  return { bytes: a.bytes + b.bytes, lines: a.lines + b.lines };
+}
+
+/** Resolves after `ms` or on abort. */
+function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done);
+  });
 }
 
 /** Resolves when the job's state is final, after `timeoutMs`, or on abort. */

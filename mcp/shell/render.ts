@@ -3,7 +3,7 @@ import type { LogSlice } from "../../lib/process/output_log.ts";
 import { capText } from "../../lib/text/cap.ts";
 import { formatCount } from "../../lib/text/format.ts";
 import { cleanTerminalText } from "../../lib/text/terminal.ts";
-import type { Job } from "./job.ts";
+import type { Job, JobSlice } from "./job.ts";
 
 /** Characters of output one response carries at most. */
 export const RESPONSE_CHARS = 30_000;
@@ -50,25 +50,29 @@ export interface DecodedOutput {
   stdout: string;
   stderr: string;
   dropped: number;
+  /** The read jumped the dropped middle to a point inside a line (no line start near it). */
+  midLine?: boolean;
 }
 
 /** The kept output as text: each slice in order, a marker where the middle was dropped, capped as a whole. */
-export function renderSlices(slices: readonly LogSlice[], options: RenderOptions = {}): string {
+export function renderSlices(slices: readonly JobSlice[], options: RenderOptions = {}): string {
   return renderDecoded(decodeSlices(slices, options), options);
 }
 
 /** The slices' bytes as clean text per stream (ANSI codes and `\r` redraws removed unless `raw`). */
-export function decodeSlices(slices: readonly LogSlice[], options: { raw?: boolean } = {}): DecodedOutput {
+export function decodeSlices(slices: readonly JobSlice[], options: { raw?: boolean } = {}): DecodedOutput {
   const out: string[] = [];
   const err: string[] = [];
   let dropped = 0;
+  let midLine = false;
   for (const slice of slices) {
     dropped += slice.dropped;
+    midLine ||= slice.midLine === true;
     out.push(decoder.decode(slice.stdout));
     err.push(decoder.decode(slice.stderr));
   }
   const clean = (text: string) => options.raw ? text : cleanTerminalText(text);
-  return { stdout: clean(out.join("")), stderr: clean(err.join("")), dropped };
+  return { stdout: clean(out.join("")), stderr: clean(err.join("")), dropped, midLine };
 }
 
 /** Decoded output as one response: the dropped-bytes notice, stdout, then a `[stderr]` section; capped. */
@@ -83,8 +87,10 @@ export function renderDecoded(output: DecodedOutput, options: RenderOptions = {}
   const parts: string[] = [];
   // Stated first, so that no later cut can hide it.
   if (output.dropped > 0) {
+    const resumed = output.midLine ? "resuming mid-line" : "resuming at the next line start";
     parts.push(
-      `[${formatCount(output.dropped)} bytes dropped mid-output: jobs keep the first 64K and last 1M]`,
+      `[${formatCount(output.dropped)} bytes dropped mid-output (jobs keep the first 64K and last 1M); ` +
+        `${resumed}]`,
     );
   }
   stdout = stdout.replace(/\n$/, "");

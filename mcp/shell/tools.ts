@@ -131,9 +131,9 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
           : input.since < 0
           ? Math.max(0, job.log.total + input.since)
           : input.since;
-        if (input.wait_s) await job.changed(since, input.wait_s * 1000, signal);
         return await readPage(job, since, {
           filter,
+          waitMs: (input.wait_s ?? 0) * 1000,
           raw: input.raw,
           filterTimeoutMs: deps.filterTimeoutMs,
           signal,
@@ -209,7 +209,7 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
             exit_code: job.exitCode,
             signal: job.signal,
             orphans: job.orphans,
-            unread_bytes: job.log.total - job.cursor,
+            unread_bytes: job.unread(job.cursor).kept,
           })),
         };
       },

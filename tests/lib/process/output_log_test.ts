@@ -71,3 +71,26 @@ Deno.test("incompleteUtf8Tail finds a character cut in half", () => {
   assert.equal(incompleteUtf8Tail(euro.subarray(0, 2)), 1);
   assert.equal(incompleteUtf8Tail(bytes("abc")), 0);
 });
+
+Deno.test("OutputLog lineStartAfter finds the first line start of the kept tail, or -1", () => {
+  const log = new OutputLog({ headBytes: 4, tailBytes: 8 });
+  log.append("stdout", bytes("head"));
+  log.append("stdout", bytes("xxxxxx12345\n678\n")); // total 20; tail keeps offsets 12..19: "345\n678\n"
+  assert.equal(log.tailStart, 12);
+  assert.equal(log.lineStartAfter(5), 16);
+  assert.equal(text(log.read(16).stdout), "678\n");
+  assert.equal(log.lineStartAfter(12, 3), -1);
+  const noNewline = new OutputLog({ headBytes: 2, tailBytes: 4 });
+  noNewline.append("stderr", bytes("abcdefgh"));
+  assert.equal(noNewline.lineStartAfter(0), -1);
+});
+
+Deno.test("OutputLog lastLineEnd finds the end of the last full line in the head or the kept tail", () => {
+  const log = new OutputLog({ headBytes: 4, tailBytes: 8 });
+  log.append("stdout", bytes("a\nbc"));
+  assert.equal(log.lastLineEnd(0), 2);
+  assert.equal(log.lastLineEnd(2), -1);
+  log.append("stderr", bytes("xxxxxx12345\n678")); // total 19; tail keeps offsets 11..18: "2345\n678"
+  assert.equal(log.lastLineEnd(0), 16);
+  assert.equal(log.lastLineEnd(16), -1);
+});

@@ -456,3 +456,96 @@ function onPath(name: string): boolean {
     }
   });
 }
+
+Deno.test({
+  name: "a filtered long-poll consumes non-matching output and waits for a matching line",
+  ...posixOnly,
+  fn: async () => {
+    await using ws = await tempWorkspace();
+    await using c = await connect(shellServer(ws.path));
+    // Each `read` holds the job until the test sends a line: noise arrives first, the match only later.
+    await c.text("shell_start", {
+      command: "echo noise1; read a; echo noise2; read b; echo MATCH; echo noise3; sleep 300",
+      stdin: "pipe",
+    });
+    const reply = c.text("shell_output", { job_id: 1, filter: "MATCH", wait_s: 50 });
+    reply.catch(() => {}); // awaited below; a failed step before must not leave it unhandled
+    await c.text("shell_input", { job_id: 1, text: "a" });
+    await c.text("shell_input", { job_id: 1, text: "b" });
+    const text = await reply;
+    assert.match(text, /^job 1 running [^\n]*\nMATCH$/);
+    assert.match(await c.text("shell_kill", { job_id: 1 }), /^job 1 killed/);
+  },
+});
+
+Deno.test({
+  name: "a filtered long-poll finds a line that arrives in two pieces",
+  ...posixOnly,
+  fn: async () => {
+    await using ws = await tempWorkspace();
+    await using c = await connect(shellServer(ws.path));
+    await c.text("shell_start", {
+      command: "printf 'noise\\nMAT'; read a; printf 'CH\\n'; sleep 300",
+      stdin: "pipe",
+    });
+    const reply = c.text("shell_output", { job_id: 1, filter: "MATCH", wait_s: 10 });
+    reply.catch(() => {}); // awaited below
+    // The filter has read the first piece ("noise\n" at least) before the second is printed.
+    await waitFor("the filtered read to take the noise line", async () => {
+      const listed = (await c.call("shell_list")).structuredContent as { jobs: { unread_bytes: number }[] };
+      return listed.jobs[0].unread_bytes <= 3;
+    });
+    await c.text("shell_input", { job_id: 1, text: "a" });
+    assert.match(await reply, /^job 1 running [^\n]*\nMATCH$/);
+    assert.match(await c.text("shell_kill", { job_id: 1 }), /^job 1 killed/);
+  },
+});
+
+Deno.test({
+  name: "a filtered read that matches nothing says how much new output it scanned",
+  ...posixOnly,
+  fn: async () => {
+    await using ws = await tempWorkspace();
+    await using c = await connect(shellServer(ws.path));
+    await c.text("shell_run", { command: "echo one; echo two" });
+    // The job has ended: the wait ends at once, with nothing matched in 2 lines.
+    const text = await c.text("shell_output", { job_id: 1, since: 0, filter: "zzz", wait_s: 50 });
+    assert.match(text, /^job 1 exit 0 [^\n]*; next since=8\n\(no line matched: 2 new lines, 8 bytes\)$/);
+  },
+});
+
+Deno.test({
+  name: "after output was dropped, more bytes counts only kept bytes and a read resumes at a line start",
+  ...posixOnly,
+  fn: async () => {
+    await using ws = await tempWorkspace();
+    await using c = await connect(shellServer(ws.path));
+    await c.text("shell_run", { command: "seq 1 300000" });
+    const lines = Array.from({ length: 300000 }, (_, i) => `${i + 1}\n`);
+    const total = lines.join("").length;
+    const tailStart = total - 1024 * 1024;
+    const first = await c.text("shell_output", { job_id: 1, since: 0 });
+    const header = first.slice(0, first.indexOf("\n"));
+    const dropped = tailStart - 65536;
+    assert.equal(
+      header.replace(/after \d[\d.hms]*/, "after T"),
+      `job 1 exit 0 after T; next since=30000; 1,084,112 more bytes: call again ` +
+        `(${dropped.toLocaleString("en-US")} bytes before them were dropped)`,
+    );
+    // Where the head ends, in the dropped middle: the read skips to the first full line of the kept tail.
+    const second = await c.text("shell_output", { job_id: 1, since: 65536 });
+    let offset = 0;
+    let firstKept = 0;
+    while (offset < tailStart) offset += lines[firstKept++].length;
+    if (offset === tailStart) offset += lines[firstKept++].length; // the log cannot know a line starts there
+    const skipped = offset - 65536;
+    const body = second.split("\n").slice(1);
+    assert.equal(
+      body[0],
+      `[${skipped.toLocaleString("en-US")} bytes dropped mid-output (jobs keep the first 64K and last 1M); ` +
+        "resuming at the next line start]",
+    );
+    assert.equal(body[1], String(firstKept + 1));
+    assert.equal(body[2], String(firstKept + 2));
+  },
+});
