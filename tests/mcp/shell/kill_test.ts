@@ -1,5 +1,6 @@
 /** Process-tree kills with real processes, verified by pid: shell_kill, escalation, escapees, timeout, shutdown. */
 import assert from "node:assert/strict";
+import type { Client } from "../../../lib/mcp/sdk.ts";
 import { connect, type Connection, textOf } from "../../_support/connect.ts";
 import { spawnStdio } from "../../_support/stdio.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
@@ -194,15 +195,7 @@ Deno.test({
           arguments: { job_id: 1, since: 0, filter: "^hi" },
         });
         assert.match(textOf(filtered as never), /; next since=\d+\nhi from .*sh$/);
-        await c.client.callTool({
-          name: "shell_start",
-          arguments: { command: "sleep 300 & echo pid:$!; wait" },
-        });
-        await waitFor("the job's pid", async () => {
-          const out = await c.client.callTool({ name: "shell_output", arguments: { job_id: 2, wait_s: 2 } });
-          pids.push(...pidsIn(textOf(out as never)));
-          return pids.length > 0;
-        });
+        pids.push(...await startSleeperOverStdio(c.client, 2));
       }
       // Closing the client closed the server's stdin: its shutdown must take the job tree with it.
       await waitFor("the server to kill its job", async () => !await isAlive(pids[0]), 8000);
@@ -220,15 +213,7 @@ Deno.test({
     const pids: number[] = [];
     try {
       await using c = await spawnStdio("shell", { cwd: ws.path });
-      await c.client.callTool({
-        name: "shell_start",
-        arguments: { command: "sleep 300 & echo pid:$!; wait" },
-      });
-      await waitFor("the job's pid", async () => {
-        const out = await c.client.callTool({ name: "shell_output", arguments: { job_id: 1, wait_s: 2 } });
-        pids.push(...pidsIn(textOf(out as never)));
-        return pids.length > 0;
-      });
+      pids.push(...await startSleeperOverStdio(c.client, 1));
       Deno.kill(c.pid!, "SIGTERM");
       await waitFor("the server to kill its job", async () => !await isAlive(pids[0]), 8000);
     } finally {
@@ -244,4 +229,16 @@ function exists(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Starts `sleep 300 & wait` as job `jobId` through a stdio client and returns the sleeper's pid. */
+async function startSleeperOverStdio(client: Client, jobId: number): Promise<number[]> {
+  await client.callTool({ name: "shell_start", arguments: { command: "sleep 300 & echo pid:$!; wait" } });
+  const pids: number[] = [];
+  await waitFor("the job's pid", async () => {
+    const out = await client.callTool({ name: "shell_output", arguments: { job_id: jobId, wait_s: 2 } });
+    pids.push(...pidsIn(textOf(out as never)));
+    return pids.length > 0;
+  });
+  return pids;
 }
