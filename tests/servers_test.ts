@@ -10,6 +10,9 @@ import { listTokens, toolTokens } from "../tools/tokens.ts";
 import { normalizeTable, renderToolTable, tableOf } from "../tools/readme.ts";
 import { blockYaml } from "../tools/blocks.ts";
 import denoJson from "../deno.json" with { type: "json" };
+import type { CallToolResult } from "../lib/mcp/sdk.ts";
+import { spawnStdio } from "./_support/stdio.ts";
+import { tempWorkspace } from "./_support/workspace.ts";
 
 const SERVER_BUDGET = 1_000;
 const ALL_BUDGET = 2_500;
@@ -105,3 +108,23 @@ function parameterDescriptions(schema: unknown, prefix = ""): [string, string][]
   }
   return found;
 }
+
+Deno.test("every tool of every server refuses an unknown argument before doing anything", async () => {
+  await using workspace = await tempWorkspace({ "a.txt": "one\n" });
+  for (const server of servers) {
+    await using connection = await spawnStdio(server.name, { cwd: workspace.path });
+    const { tools } = await connection.client.listTools();
+    for (const tool of tools) {
+      assert.equal(tool.inputSchema.additionalProperties, false, `${tool.name}: input schema is open`);
+      assert.doesNotMatch(JSON.stringify(tool), /"type":\[/, `${tool.name}: a type list (use anyOf)`);
+      const result = await connection.client.callTool({
+        name: tool.name,
+        arguments: { path: "made.txt", content: "x", dry_runn: true },
+      }) as CallToolResult;
+      const text = result.content.map((block) => block.type === "text" ? block.text : "").join("");
+      assert.equal(result.isError, true, `${tool.name} accepted an unknown argument: ${text}`);
+      assert.match(text, /^Error \[invalid_argument\]: .*"dry_runn": unknown argument/, tool.name);
+    }
+  }
+  assert.deepEqual(await Array.fromAsync(Deno.readDir(workspace.path), (entry) => entry.name), ["a.txt"]);
+});

@@ -1,7 +1,6 @@
 /** Lenient argument repair before validation, and validation issues as one readable sentence. */
 import type { z } from "zod";
-
-type JsonSchema = { type?: string | string[]; anyOf?: JsonSchema[]; properties?: Record<string, JsonSchema> };
+import type { JsonSchema } from "./schema.ts";
 
 /**
  * Models often send `"50"` for a number, `"true"` for a boolean, or a JSON-encoded array as a string.

@@ -26,6 +26,7 @@ export type {
   CallToolResult,
   ClientCapabilities,
   Implementation,
+  JSONRPCMessage,
   Root,
   ServerNotification,
   ServerRequest,

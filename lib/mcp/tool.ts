@@ -13,6 +13,7 @@ import {
 } from "./sdk.ts";
 import { ToolError } from "./errors.ts";
 import { coerceArguments, formatIssues } from "./arguments.ts";
+import { describeUnknownKeys, findUnknownKeys, portableSchema } from "./schema.ts";
 import { renderError, renderStructured, renderText, type TextOutput } from "./render.ts";
 
 /** What a tool's `run` receives besides its arguments. */
@@ -76,7 +77,14 @@ export function defineTool<I extends Shape, O extends Shape>(
     inputSchema,
     outputSchema,
     async call(args, context) {
-      const parsed = inputType.safeParse(coerceArguments(args ?? {}, inputSchema), { reportInput: true });
+      const coerced = coerceArguments(args ?? {}, inputSchema);
+      const unknown = findUnknownKeys(coerced, inputSchema);
+      if (unknown.length) {
+        return renderError(
+          new ToolError("invalid_argument", `Cannot call ${spec.name}: ${describeUnknownKeys(unknown)}`),
+        );
+      }
+      const parsed = inputType.safeParse(coerced, { reportInput: true });
       if (!parsed.success) {
         return renderError(
           new ToolError("invalid_argument", `Cannot call ${spec.name}: ${formatIssues(parsed.error.issues)}`),
@@ -148,5 +156,5 @@ function toFlatJsonSchema(type: z.ZodObject, io: "input" | "output"): Tool["inpu
   if ("$defs" in schema || JSON.stringify(schema).includes('"$ref"')) {
     throw new Error("Tool schemas must stay flat: Continue rebuilds them from properties and required only");
   }
-  return schema as Tool["inputSchema"];
+  return portableSchema(schema, io === "input") as Tool["inputSchema"];
 }

@@ -1,0 +1,57 @@
+import assert from "node:assert/strict";
+import { listServers, runArgs } from "../../../tools/catalog.ts";
+
+/** Writes raw lines to a spawned hello server and reads its replies until the one with id 1. */
+async function rawSession(lines: string[]): Promise<{ id?: unknown }[]> {
+  const hello = listServers().find((server) => server.name === "hello")!;
+  const child = new Deno.Command(Deno.execPath(), {
+    args: runArgs(hello),
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(lines.map((line) => line + "\n").join("")));
+  const replies: { id?: unknown }[] = [];
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = "";
+  while (!replies.some((reply) => reply.id === 1)) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffered += value;
+    let newline;
+    while ((newline = buffered.indexOf("\n")) >= 0) {
+      replies.push(JSON.parse(buffered.slice(0, newline)));
+      buffered = buffered.slice(newline + 1);
+    }
+  }
+  await writer.close();
+  await reader.cancel();
+  await child.status;
+  return replies;
+}
+
+Deno.test("a line that is not JSON gets a -32700 reply, JSON that is not JSON-RPC a -32600, and the server goes on", async () => {
+  const initialize = {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
+  };
+  const [parse, invalid, answer] = await rawSession([
+    "{not json",
+    '{"hello":1}',
+    JSON.stringify(initialize),
+  ]) as {
+    id: unknown;
+    error?: { code: number; message: string };
+    result?: unknown;
+  }[];
+  assert.equal(parse.id, null);
+  assert.equal(parse.error?.code, -32700);
+  assert.match(parse.error!.message, /^Parse error/);
+  assert.equal(invalid.id, null);
+  assert.equal(invalid.error?.code, -32600);
+  assert.equal(answer.id, 1);
+  assert.ok(answer.result, "the server still answers after bad lines");
+});
