@@ -1,6 +1,5 @@
 /** Connects a server to stdio and exits cleanly on stdin EOF, SIGINT or SIGTERM, after its cleanup. */
-import process from "node:process";
-import { type JSONRPCMessage, StdioServerTransport } from "./sdk.ts";
+import { LineTransport } from "./line_transport.ts";
 import type { McpServerHandle } from "./server.ts";
 import { platform } from "../platform/mod.ts";
 import { log } from "../log.ts";
@@ -32,23 +31,7 @@ export async function serveStdio(handle: McpServerHandle): Promise<void> {
     event.preventDefault();
     log.error(`${handle.name}-mcp: unhandled rejection`, event.reason);
   });
-  process.stdin.on("end", () => shutdown("stdin closed"));
-  process.stdin.on("close", () => shutdown("stdin closed"));
-  const transport = new StdioServerTransport();
-  // The SDK drops a line it cannot read; JSON-RPC asks for an error reply with a null id.
-  transport.onerror = (error) => {
-    const reply = unreadableLineReply(error);
-    if (reply) transport.send(reply).catch(() => {});
-  };
+  const transport = new LineTransport(Deno.stdin.readable, Deno.stdout.writable);
+  transport.onclose = () => shutdown("stdin closed");
   await handle.server.connect(transport);
-}
-
-/** `-32700` for a line that is not JSON, `-32600` for JSON that is not a JSON-RPC message; else none. */
-export function unreadableLineReply(error: Error): JSONRPCMessage | undefined {
-  const invalid = error instanceof SyntaxError
-    ? { code: -32700, message: `Parse error: ${error.message}` }
-    : error.name === "ZodError"
-    ? { code: -32600, message: "Invalid Request: not a JSON-RPC 2.0 message" }
-    : undefined;
-  return invalid && { jsonrpc: "2.0", id: null, error: invalid } as unknown as JSONRPCMessage;
 }

@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import { listServers, runArgs } from "../../../tools/catalog.ts";
+import { spawnStdio } from "../../_support/stdio.ts";
+import { tempWorkspace } from "../../_support/workspace.ts";
 
 /** Writes raw lines to a spawned hello server and reads its replies until the one with id 1. */
 async function rawSession(lines: string[]): Promise<{ id?: unknown }[]> {
@@ -54,4 +56,16 @@ Deno.test("a line that is not JSON gets a -32700 reply, JSON that is not JSON-RP
   assert.equal(invalid.error?.code, -32600);
   assert.equal(answer.id, 1);
   assert.ok(answer.result, "the server still answers after bad lines");
+});
+
+Deno.test("an 11 MB request is served over stdio (the SDK's transport closed at 10 MB)", async () => {
+  await using workspace = await tempWorkspace();
+  await using connection = await spawnStdio("edit", { cwd: workspace.path });
+  const content = "0123456789abcde\n".repeat(11 * 65_536);
+  const result = await connection.client.callTool({
+    name: "edit_write",
+    arguments: { path: "big.txt", content },
+  });
+  assert.equal(result.isError, undefined, JSON.stringify(result).slice(0, 300));
+  assert.equal((await Deno.stat(workspace.join("big.txt"))).size, content.length);
 });

@@ -1,0 +1,139 @@
+/**
+ * MCP over newline-delimited JSON on a byte stream pair (stdin/stdout), in place of the SDK's stdio
+ * transport. Ours answers what the SDK's drops: a line that is not JSON gets `-32700`, a message that is not
+ * JSON-RPC `-32600`, and a message over the size limit an error for its own request id; the SDK's instead
+ * closes the connection on a message over 10 MB (the server then exits) and concatenates its buffer on
+ * every chunk (quadratic in the message size).
+ * @module
+ */
+import { type JSONRPCMessage, JSONRPCMessageSchema, type Transport } from "./sdk.ts";
+import { formatSize } from "../text/format.ts";
+
+/** Larger than any file a tool takes (edit: 64 MiB), small enough to hold a few copies in memory. */
+export const MAX_MESSAGE_BYTES = 128 * 1024 * 1024;
+
+const NEWLINE = 0x0a;
+
+/** A transport over a readable (messages in) and a writable (messages out), one JSON message a line. */
+export class LineTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  readonly #input: ReadableStream<Uint8Array>;
+  readonly #output: WritableStreamDefaultWriter<Uint8Array>;
+  readonly #maxBytes: number;
+  #reader?: ReadableStreamDefaultReader<Uint8Array>;
+  #writing: Promise<void> = Promise.resolve();
+  #closed = false;
+
+  constructor(
+    input: ReadableStream<Uint8Array>,
+    output: WritableStream<Uint8Array>,
+    options: { maxMessageBytes?: number } = {},
+  ) {
+    this.#input = input;
+    this.#output = output.getWriter();
+    this.#maxBytes = options.maxMessageBytes ?? MAX_MESSAGE_BYTES;
+  }
+
+  start(): Promise<void> {
+    this.#reader = this.#input.getReader();
+    this.#readLines(this.#reader).catch((error) => this.onerror?.(error)).finally(() => this.close());
+    return Promise.resolve();
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const line = new TextEncoder().encode(JSON.stringify(message) + "\n");
+    // One write at a time, in order: a reply must never interleave with a notification.
+    this.#writing = this.#writing.then(() => this.#output.write(line)).catch((error) => {
+      if (!this.#closed) this.onerror?.(error);
+    });
+    return this.#writing;
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#reader?.cancel().catch(() => {});
+    this.onclose?.();
+  }
+
+  async #readLines(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
+    let pending: Uint8Array[] = [];
+    let pendingBytes = 0;
+    let overflow: Uint8Array | undefined; // the start of a message over the limit, kept for its id
+    while (!this.#closed) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      let chunk = value;
+      let newline: number;
+      while ((newline = chunk.indexOf(NEWLINE)) >= 0) {
+        const tail = chunk.subarray(0, newline);
+        const bytes = pendingBytes + tail.length;
+        const line = overflow ?? (bytes > this.#maxBytes ? undefined : concat([...pending, tail], bytes));
+        if (line && !overflow) this.#handleLine(line);
+        else this.#refuseOversized(overflow ?? concat([...pending, tail], bytes).subarray(0, 4096), bytes);
+        pending = [];
+        pendingBytes = 0;
+        overflow = undefined;
+        chunk = chunk.subarray(newline + 1);
+      }
+      if (chunk.length === 0) continue;
+      pendingBytes += chunk.length;
+      if (overflow) continue;
+      pending.push(chunk);
+      if (pendingBytes > this.#maxBytes) {
+        overflow = concat(pending, pendingBytes).subarray(0, 4096);
+        pending = [];
+      }
+    }
+  }
+
+  #handleLine(bytes: Uint8Array): void {
+    const line = new TextDecoder().decode(bytes).replace(/\r$/, "");
+    if (line.trim() === "") return;
+    let json: unknown;
+    try {
+      json = JSON.parse(line);
+    } catch (error) {
+      this.#replyError(null, -32700, `Parse error: ${(error as Error).message}`);
+      return;
+    }
+    const parsed = JSONRPCMessageSchema.safeParse(json);
+    if (!parsed.success) {
+      this.#replyError(idOf(json), -32600, "Invalid Request: not a JSON-RPC 2.0 message");
+      return;
+    }
+    this.onmessage?.(parsed.data);
+  }
+
+  #refuseOversized(start: Uint8Array, bytes: number): void {
+    const id = new TextDecoder().decode(start).match(/^\s*\{[^{]*?"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+)/)?.[1];
+    this.#replyError(
+      id === undefined ? null : JSON.parse(id),
+      -32600,
+      `Request too large: ${formatSize(bytes)}, the limit is ${formatSize(this.#maxBytes)}`,
+    );
+  }
+
+  #replyError(id: unknown, code: number, message: string): void {
+    this.send({ jsonrpc: "2.0", id, error: { code, message } } as unknown as JSONRPCMessage);
+  }
+}
+
+function idOf(json: unknown): string | number | null {
+  const id = (json as { id?: unknown } | null)?.id;
+  return typeof id === "string" || typeof id === "number" ? id : null;
+}
+
+function concat(parts: readonly Uint8Array[], length: number): Uint8Array {
+  if (parts.length === 1) return parts[0];
+  const out = new Uint8Array(length);
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}

@@ -1,0 +1,81 @@
+import assert from "node:assert/strict";
+import { LineTransport } from "../../../lib/mcp/line_transport.ts";
+import type { JSONRPCMessage } from "../../../lib/mcp/sdk.ts";
+
+interface Exchange {
+  received: JSONRPCMessage[];
+  sent: { id?: unknown; error?: { code: number; message: string } }[];
+}
+
+/** Feeds `chunks` to a transport, waits for its close at end of input, returns what it read and wrote. */
+async function exchange(chunks: (string | Uint8Array)[], maxMessageBytes?: number): Promise<Exchange> {
+  const input = ReadableStream.from(
+    chunks.map((chunk) => typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk),
+  );
+  let written = "";
+  const output = new WritableStream<Uint8Array>({
+    write(chunk) {
+      written += new TextDecoder().decode(chunk);
+    },
+  });
+  const transport = new LineTransport(input, output, { maxMessageBytes });
+  const received: JSONRPCMessage[] = [];
+  const closed = new Promise<void>((resolve) => transport.onclose = resolve);
+  transport.onmessage = (message) => received.push(message);
+  await transport.start();
+  await closed;
+  await transport.send({ jsonrpc: "2.0", method: "notifications/end" } as JSONRPCMessage);
+  const sent = written.trimEnd().split("\n").map((line) => JSON.parse(line)).slice(0, -1);
+  return { received, sent };
+}
+
+const ping = (id: number) => JSON.stringify({ jsonrpc: "2.0", id, method: "ping" });
+
+Deno.test("messages split across chunks, several in one chunk, CRLF and blank lines are read whole", async () => {
+  const [a, b, c] = [ping(1), ping(2), ping(3)];
+  const { received, sent } = await exchange([
+    a.slice(0, 5),
+    a.slice(5) + "\r\n\n" + b + "\n" + c.slice(0, 9),
+    c.slice(9) + "\n",
+  ]);
+  assert.deepEqual(received.map((message) => (message as { id: number }).id), [1, 2, 3]);
+  assert.deepEqual(sent, []);
+});
+
+Deno.test("a line that is not JSON gets -32700, JSON that is not JSON-RPC -32600 with its id", async () => {
+  const { received, sent } = await exchange(["{oops\n", '{"id":7,"hello":1}\n', ping(8) + "\n"]);
+  assert.deepEqual(sent.map((reply) => [reply.id, reply.error?.code]), [[null, -32700], [7, -32600]]);
+  assert.deepEqual(received.map((message) => (message as { id: number }).id), [8]);
+});
+
+Deno.test("a message over the limit is refused for its own id, without being held, and the next one is read", async () => {
+  const huge = JSON.stringify({
+    jsonrpc: "2.0",
+    id: "big-1",
+    method: "tools/call",
+    params: { x: "y".repeat(5000) },
+  });
+  const chunks = [
+    huge.slice(0, 100),
+    ...Array.from({ length: 50 }, (_, i) => huge.slice(100 + i * 100, 200 + i * 100)),
+  ];
+  const rest = huge.slice(100 + 50 * 100);
+  const { received, sent } = await exchange([...chunks, rest + "\n" + ping(2) + "\n"], 1000);
+  assert.equal(sent.length, 1);
+  assert.equal(sent[0].id, "big-1");
+  assert.equal(sent[0].error?.code, -32600);
+  assert.match(sent[0].error!.message, /^Request too large: .*the limit is/);
+  assert.deepEqual(received.map((message) => (message as { id: number }).id), [2]);
+});
+
+Deno.test("a message over the limit in a single chunk is refused too", async () => {
+  const huge = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 5,
+    method: "tools/call",
+    params: { x: "y".repeat(5000) },
+  });
+  const { received, sent } = await exchange([huge + "\n"], 1000);
+  assert.deepEqual(sent.map((reply) => [reply.id, reply.error?.code]), [[5, -32600]]);
+  assert.deepEqual(received, []);
+});
