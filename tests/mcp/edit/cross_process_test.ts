@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "../../../lib/mcp/sdk.ts";
 import { textOf } from "../../_support/connect.ts";
 import { spawnStdio, type StdioConnection } from "../../_support/stdio.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
