@@ -48,9 +48,9 @@ export class FileLocks {
 
   /** Runs `fn` while holding the lock of `path`; throws `timeout` when another process holds it too long. */
   async run<T>(path: string, fn: () => Promise<T>, options: LockRunOptions = {}): Promise<T> {
-    const key = await lockKey(path);
-    return await this.#local.run(key, async () => {
-      const file = await this.#acquire(key, options);
+    // Keyed before any await, so calls on one path in one process keep their order.
+    return await this.#local.run(resolve(path), async () => {
+      const file = await this.#acquire(await lockKey(path), options);
       try {
         return await fn();
       } finally {
