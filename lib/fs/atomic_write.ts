@@ -11,6 +11,11 @@ export interface AtomicWriteOptions {
   mode?: number;
   /** Modification time to give the result (the notes server stamps a note's `updated` on its file). */
   mtime?: Date;
+  /**
+   * Runs after the temp file is written and flushed, right before the rename; throwing cancels the write.
+   * A re-check of the target here leaves the smallest window for a writer that does not take our lock.
+   */
+  beforeRename?: () => Promise<void>;
 }
 
 /**
@@ -44,6 +49,7 @@ export async function atomicWrite(
       // Keeping the owner needs privileges we usually lack; the content matters more, so a failure is fine.
       await Deno.chown(temp, previous.uid, previous.gid).catch(() => {});
     }
+    await options.beforeRename?.();
     await Deno.rename(temp, path);
   } catch (error) {
     await Deno.remove(temp).catch(() => {});

@@ -14,7 +14,7 @@ import {
   type Target,
   writeTarget,
 } from "./file_access.ts";
-import type { KeyedLock } from "../../lib/sync/keyed_lock.ts";
+import type { FileLocks } from "../../lib/fs/file_lock.ts";
 import { decodeFile } from "./decode.ts";
 import { numberedHunks, unifiedDiff } from "./hunk_text.ts";
 import { LineIndex } from "./line_endings.ts";
@@ -22,7 +22,8 @@ import { LineIndex } from "./line_endings.ts";
 /** What edit_file needs from the server. */
 export interface EditDeps {
   workspace: Workspace;
-  locks: KeyedLock;
+  /** Held around read → check → write, across processes. */
+  locks: FileLocks;
   /** Files above this size are refused. */
   maxBytes: number;
 }
@@ -41,6 +42,7 @@ const ACTION = "Cannot edit";
 export async function editFile(deps: EditDeps, input: EditFileInput): Promise<string> {
   validateRequest(input);
   const path = await resolvePath(deps.workspace, input.path, ACTION);
+  const locked = { action: `${ACTION} "${path.display}"` };
   return await deps.locks.run(path.real, async () => {
     const target = await statTarget(path, ACTION);
     const create = input.edits.length === 1 && input.edits[0].old_text === "";
@@ -74,7 +76,7 @@ export async function editFile(deps: EditDeps, input: EditFileInput): Promise<st
     await recheck(target, before);
     const write = await writeTarget(target, plan.bytes, ACTION);
     return renderEditReport(plan, { display: target.display, dryRun: false, write, sha256After: after });
-  });
+  }, locked);
 }
 
 function validateRequest(input: EditFileInput): void {

@@ -66,7 +66,7 @@ export async function editWrite(deps: EditDeps, input: EditWriteInput): Promise<
     return `${verb} ${target.display}: ${size}${
       notes.map((note) => `\nnote: ${note}`).join("")
     }\nsha256_after: ${after}`;
-  });
+  }, { action: `${ACTION} "${path.display}"` });
 }
 
 /**

@@ -2,7 +2,7 @@
 import { createMcpServer, type McpServerHandle } from "../../lib/mcp/server.ts";
 import type { Workspace } from "../../lib/workspace/workspace.ts";
 import { createTools } from "./tools.ts";
-import { KeyedLock } from "../../lib/sync/keyed_lock.ts";
+import { FileLocks } from "../../lib/fs/file_lock.ts";
 
 /** Default size limit of files edit_file and edit_write read: 64 MiB. */
 export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
@@ -23,7 +23,7 @@ export function createServer(options: EditServerOptions): McpServerHandle {
       "spaces), edit_write writes whole files. Both write atomically.",
     tools: createTools({
       workspace: options.workspace,
-      locks: new KeyedLock(),
+      locks: new FileLocks(),
       maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES,
     }),
     workspace: options.workspace,

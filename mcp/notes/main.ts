@@ -1,7 +1,8 @@
 /**
  * notes-mcp: repo-local agent memory, one markdown file per note under `<repo-root>/.continue-notes/`.
- * Permissions: --allow-read and --allow-write (the notes folder), --allow-env (MCP_WORKSPACE,
- * MCP_ALLOW_DIRS, HOME/USERPROFILE to keep notes out of the home folder).
+ * Permissions: --allow-read and --allow-write (the notes folder, the file locks in the temp folder),
+ * --allow-env (MCP_WORKSPACE, MCP_ALLOW_DIRS, HOME/USERPROFILE to keep notes out of the home folder,
+ * TMPDIR/USER for the locks).
  * @module
  */
 import { serveStdio } from "../../lib/mcp/serve.ts";

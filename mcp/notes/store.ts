@@ -4,7 +4,7 @@
  * @module
  */
 import { atomicWrite } from "../../lib/fs/atomic_write.ts";
-import { KeyedLock } from "../../lib/sync/keyed_lock.ts";
+import { FileLocks } from "../../lib/fs/file_lock.ts";
 import { ToolError } from "../../lib/mcp/errors.ts";
 import { formatCount } from "../../lib/text/format.ts";
 import { platform, toSlashes } from "../../lib/platform/mod.ts";
@@ -48,8 +48,8 @@ const encoder = new TextEncoder();
 export class NoteStore {
   #locateRoot: () => Promise<string>;
   #now: () => Date;
-  /** Writes and deletes of one note file never interleave within this server. */
-  #locks = new KeyedLock();
+  /** Writes and deletes of one note file never interleave, within this server or across processes. */
+  #locks = new FileLocks();
 
   constructor(options: StoreOptions) {
     this.#locateRoot = options.locateRoot;
@@ -156,7 +156,7 @@ export class NoteStore {
       await atomicWrite(path, bytes, { mtime: new Date(updatedMs) });
       const action = !existing ? "created" : request.mode === "append" ? "appended" : "replaced";
       return { slug, path: relativeTo(root, path), action, updated, size: bytes.length };
-    });
+    }, { action: `Cannot write note "${slug}"` });
   }
 
   /** Removes a note's file; returns its title and path relative to the repository root. */
@@ -176,7 +176,7 @@ export class NoteStore {
       const title = info.isFile ? (await loadNote(path, slug)).title : titleFromSlug(slug);
       await Deno.remove(path);
       return { slug, title, path: relativeTo(root, path) };
-    });
+    }, { action: `Cannot delete note "${slug}"` });
   }
 
   async #names(dir: string): Promise<string[]> {

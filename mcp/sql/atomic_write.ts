@@ -1,28 +1,56 @@
 /** Atomic writes of formatted SQL files, refusing a file that changed since it was read. */
 import { atomicWrite } from "../../lib/fs/atomic_write.ts";
+import type { FileLocks } from "../../lib/fs/file_lock.ts";
 import { ToolError } from "../../lib/mcp/errors.ts";
 
+const BOM = [0xef, 0xbb, 0xbf];
+
+/** How {@link writeTextAtomic} checks and locks. */
+export interface WriteTextOptions {
+  /** The bytes the text was made from: a file that no longer holds exactly them is not written. */
+  expected?: Uint8Array;
+  /** The path as shown in errors. */
+  display?: string;
+  /** Held around check → write → rename, so another server's write cannot slip in between. */
+  locks: FileLocks;
+}
+
 /**
- * Replaces `file` with `text` atomically, keeping its permission bits. When `expected` is given and the file
- * no longer holds it (someone edited it meanwhile), nothing is written and a `conflict` error is thrown.
+ * Replaces `file` with `text` atomically, keeping its permission bits and a leading UTF-8 BOM of `expected`.
+ * When `expected` is given and the file no longer holds it (someone edited it meanwhile), nothing is
+ * written and a `conflict` error is thrown.
  */
-export async function writeTextAtomic(
-  file: string,
-  text: string,
-  options: { expected?: string; display?: string } = {},
-): Promise<void> {
+export async function writeTextAtomic(file: string, text: string, options: WriteTextOptions): Promise<void> {
   const shown = options.display ?? file;
-  if (
-    options.expected !== undefined && (await Deno.readTextFile(file).catch(() => null)) !== options.expected
-  ) {
-    throw new ToolError("conflict", `Cannot write "${shown}": it changed on disk meanwhile; run again`);
-  }
-  try {
-    await atomicWrite(file, new TextEncoder().encode(text));
-  } catch (error) {
-    throw new ToolError(
-      error instanceof Deno.errors.PermissionDenied ? "permission_denied" : "internal",
-      `Cannot write "${shown}": ${error instanceof Error ? error.message : error}`,
-    );
-  }
+  const { expected } = options;
+  const encoded = new TextEncoder().encode(text);
+  const data = expected && startsWithBom(expected) && !startsWithBom(encoded)
+    ? new Uint8Array([...BOM, ...encoded])
+    : encoded;
+  const check = async () => {
+    if (expected !== undefined && !sameBytes(await Deno.readFile(file).catch(() => null), expected)) {
+      throw new ToolError("conflict", `Cannot write "${shown}": it changed on disk meanwhile; run again`);
+    }
+  };
+  const write = async () => {
+    await check();
+    try {
+      await atomicWrite(file, data, { beforeRename: check });
+    } catch (error) {
+      if (error instanceof ToolError) throw error;
+      throw new ToolError(
+        error instanceof Deno.errors.PermissionDenied ? "permission_denied" : "internal",
+        `Cannot write "${shown}": ${error instanceof Error ? error.message : error}`,
+      );
+    }
+  };
+  await options.locks.run(file, write, { action: `Cannot write "${shown}"` });
+}
+
+function startsWithBom(bytes: Uint8Array): boolean {
+  return BOM.every((byte, i) => bytes[i] === byte);
+}
+
+function sameBytes(a: Uint8Array | null, b: Uint8Array): boolean {
+  return a !== null && a.length === b.length && a.every((byte, i) => byte === b[i]);
 }

@@ -14,6 +14,8 @@ export const MAX_FILES = 200;
 export interface FileInput extends SqlInput {
   /** Real absolute path. */
   real: string;
+  /** The bytes read (a BOM included), which a write checks the file still holds. */
+  bytes: Uint8Array;
 }
 
 /** The arguments naming what to check. */
@@ -79,7 +81,7 @@ async function readInput(real: string, workspace: Workspace, action: string): Pr
   // The file may have grown since the stat.
   checkSize(bytes.length, `"${name}"`, action);
   try {
-    return { name, real, content: new TextDecoder("utf-8", { fatal: true }).decode(bytes) };
+    return { name, real, bytes, content: new TextDecoder("utf-8", { fatal: true }).decode(bytes) };
   } catch {
     throw new ToolError("invalid_argument", `${action}: "${name}" is not UTF-8 text`);
   }

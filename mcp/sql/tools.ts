@@ -9,6 +9,7 @@ import { DEFAULT_DIALECT, formatInputs, lintInputs } from "./engine.ts";
 import { collectInputs, type InputArgs } from "./inputs.ts";
 import { type FormattedItem, renderFormatted, renderLint, renderWritten, type RunLabel } from "./render.ts";
 import { writeTextAtomic } from "./atomic_write.ts";
+import { FileLocks } from "../../lib/fs/file_lock.ts";
 
 /** What the tools need. */
 export interface SqlDeps {
@@ -31,6 +32,7 @@ const inputShape = {
 
 /** The tools, closed over their dependencies. */
 export function createTools(deps: SqlDeps): ToolDefinition[] {
+  const locks = new FileLocks();
   let discovery: Promise<Backend | null> | undefined;
   const backendFor = async (action: string, signal: AbortSignal): Promise<Backend> => {
     try {
@@ -102,8 +104,9 @@ export function createTools(deps: SqlDeps): ToolDefinition[] {
           if (change) {
             // One file changed meanwhile must not hide what happened to the others.
             await writeTextAtomic(inputs.files[i].real, outcome.formatted, {
-              expected: original,
+              expected: inputs.files[i].bytes,
               display: item.name,
+              locks,
             })
               .catch((error) => {
                 if (!(error instanceof ToolError)) throw error;

@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
 import { writeTextAtomic } from "../../../mcp/sql/atomic_write.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
+import { FileLocks } from "../../../lib/fs/file_lock.ts";
+
+const bytes = (text: string) => new TextEncoder().encode(text);
 
 async function listNames(dir: string): Promise<string[]> {
   const names = [];
@@ -10,7 +13,7 @@ async function listNames(dir: string): Promise<string[]> {
 
 Deno.test("writeTextAtomic replaces the content and leaves no temp file", async () => {
   await using ws = await tempWorkspace({ "a.sql": "old\n" });
-  await writeTextAtomic(ws.join("a.sql"), "new\n", { expected: "old\n" });
+  await writeTextAtomic(ws.join("a.sql"), "new\n", { expected: bytes("old\n"), locks: new FileLocks() });
   assert.equal(await Deno.readTextFile(ws.join("a.sql")), "new\n");
   assert.deepEqual(await listNames(ws.path), ["a.sql"]);
 });
@@ -18,7 +21,11 @@ Deno.test("writeTextAtomic replaces the content and leaves no temp file", async 
 Deno.test("writeTextAtomic refuses when the file changed meanwhile and writes nothing", async () => {
   await using ws = await tempWorkspace({ "a.sql": "edited by someone\n" });
   await assert.rejects(
-    writeTextAtomic(ws.join("a.sql"), "new\n", { expected: "old\n", display: "a.sql" }),
+    writeTextAtomic(ws.join("a.sql"), "new\n", {
+      expected: bytes("old\n"),
+      display: "a.sql",
+      locks: new FileLocks(),
+    }),
     (error: Error & { code?: string }) =>
       error.code === "conflict" && /Cannot write "a\.sql": it changed on disk meanwhile/.test(error.message),
   );
@@ -29,9 +36,19 @@ Deno.test("writeTextAtomic refuses when the file changed meanwhile and writes no
 Deno.test("writeTextAtomic cleans its temp file up when the rename fails", async () => {
   await using ws = await tempWorkspace({ "target/": "", "target/keep": "x" });
   await assert.rejects(
-    writeTextAtomic(ws.join("target"), "new\n", { display: "target" }),
+    writeTextAtomic(ws.join("target"), "new\n", { display: "target", locks: new FileLocks() }),
     /Cannot write "target"/,
   );
   assert.deepEqual(await listNames(ws.path), ["target"]);
   assert.deepEqual(await listNames(ws.join("target")), ["keep"]);
+});
+
+Deno.test("writeTextAtomic compares the bytes it read, BOM included, and keeps the BOM", async () => {
+  const original = new Uint8Array([0xef, 0xbb, 0xbf, ...bytes("SELECT 1\n")]);
+  await using ws = await tempWorkspace({ "bom.sql": original });
+  await writeTextAtomic(ws.join("bom.sql"), "select 1\n", { expected: original, locks: new FileLocks() });
+  assert.deepEqual(
+    await Deno.readFile(ws.join("bom.sql")),
+    new Uint8Array([0xef, 0xbb, 0xbf, ...bytes("select 1\n")]),
+  );
 });

@@ -44,6 +44,20 @@ for (const { kind, found, config: configName, parseError } of BACKENDS) {
   });
 
   Deno.test({
+    name: `${kind}: write: true rewrites a file that starts with a UTF-8 BOM and keeps the BOM`,
+    ignore,
+    async fn() {
+      await using ws = await tempWorkspace({ "bom.sql": "\uFEFFSELECT A FROM T\n" });
+      await using c = await connect(sqlServer(ws.path, { kind }));
+      const text = await c.text("sql_format", { path: "bom.sql", write: true });
+      assert.match(text, /^1 of 1 file rewritten\nbom\.sql: formatted/, text);
+      const bytes = await Deno.readFile(ws.join("bom.sql"));
+      assert.deepEqual([...bytes.subarray(0, 3)], [0xef, 0xbb, 0xbf], "BOM kept");
+      assert.equal(new TextDecoder().decode(bytes), "select a from t\n");
+    },
+  });
+
+  Deno.test({
     name: `${kind}: write: true rewrites atomically, keeps the mode, leaves unparsable files alone`,
     ignore,
     async fn() {

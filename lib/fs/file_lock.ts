@@ -1,0 +1,137 @@
+/**
+ * A lock on one file path that every server process honours: read → check → write → rename of a file
+ * happens under it, so two servers (or two calls of one) never overwrite each other's changes.
+ *
+ * The OS lock (`Deno.FsFile.tryLock`: flock on POSIX, LockFileEx on Windows) is taken on a lock file in a
+ * per-user folder of the temp dir, not next to the target: an atomic rename replaces the target's inode (a
+ * lock on it would guard nothing), Windows locks are mandatory (a lock on the target would block readers),
+ * and lock files in the user's folders would litter the repository. The path's hash picks one of
+ * {@link BUCKETS} lock files, so at most that many empty files exist; two paths sharing one only wait for
+ * each other briefly. The OS releases the lock when its holder dies: there are no stale locks.
+ * @module
+ */
+import { tmpdir } from "node:os";
+import { basename, dirname, join, resolve } from "node:path";
+import { ToolError } from "../mcp/errors.ts";
+import { KeyedLock } from "../sync/keyed_lock.ts";
+import { sha256Hex } from "./sha256.ts";
+
+/** How many lock files the paths are spread over. */
+export const BUCKETS = 256;
+/** How long a call waits for another process's lock before giving up. */
+export const DEFAULT_LOCK_TIMEOUT_MS = 10_000;
+
+/** How {@link FileLocks} finds its lock files and how long it waits. */
+export interface FileLocksOptions {
+  /** Folder of the lock files; default `<tmp>/continue-mcp-locks-<user>`. Every process must agree on it. */
+  dir?: string;
+  timeoutMs?: number;
+}
+
+/** What a locked run is about, for the timeout error. */
+export interface LockRunOptions {
+  /** The failed action and the path as shown, e.g. `Cannot edit "src/a.ts"`. */
+  action?: string;
+  signal?: AbortSignal;
+}
+
+/** Cross-process locks on file paths; within one process, runs on one path queue instead of polling. */
+export class FileLocks {
+  #local = new KeyedLock();
+  #dir: string;
+  #timeoutMs: number;
+
+  constructor(options: FileLocksOptions = {}) {
+    this.#dir = options.dir ?? defaultLockDir();
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
+  }
+
+  /** Runs `fn` while holding the lock of `path`; throws `timeout` when another process holds it too long. */
+  async run<T>(path: string, fn: () => Promise<T>, options: LockRunOptions = {}): Promise<T> {
+    // Keyed before any await, so calls on one path in one process keep their order.
+    return await this.#local.run(resolve(path), async () => {
+      const file = await this.#acquire(await lockKey(path), options);
+      try {
+        return await fn();
+      } finally {
+        file.close(); // Closing the handle releases the OS lock.
+      }
+    });
+  }
+
+  async #acquire(key: string, options: LockRunOptions): Promise<Deno.FsFile> {
+    const bucket = parseInt((await sha256Hex(new TextEncoder().encode(key))).slice(0, 8), 16) % BUCKETS;
+    const lockPath = join(this.#dir, `${bucket.toString(16).padStart(2, "0")}.lock`);
+    const deadline = performance.now() + this.#timeoutMs;
+    let pause = 1;
+    while (true) {
+      const file = await openLockFile(lockPath, this.#dir, options.action);
+      try {
+        // A temp cleaner may delete a lock file while it is held: a lock on a deleted file guards nothing.
+        if (await file.tryLock(true) && await isStillThere(file, lockPath)) return file;
+      } catch (error) {
+        file.close();
+        throw error;
+      }
+      file.close();
+      options.signal?.throwIfAborted();
+      if (performance.now() > deadline) {
+        const action = options.action ?? `Cannot change "${basename(key)}"`;
+        throw new ToolError(
+          "timeout",
+          `${action}: another process has held the file's lock for ${this.#timeoutMs / 1000} s; ` +
+            `try again, or stop the other tool that is writing it`,
+        );
+      }
+      await new Promise((done) => setTimeout(done, pause));
+      pause = Math.min(pause * 2, 25);
+    }
+  }
+}
+
+/** `<tmp>/continue-mcp-locks-<user>`: per user, so two accounts never share (or block) lock files. */
+export function defaultLockDir(): string {
+  const user = Deno.env.get("USER") ?? Deno.env.get("USERNAME") ?? Deno.env.get("LOGNAME") ?? "user";
+  return join(tmpdir(), `continue-mcp-locks-${user.replace(/[^A-Za-z0-9_.-]/g, "_")}`);
+}
+
+/** The real path (the folder resolved, so two spellings of one file share a lock). */
+async function lockKey(path: string): Promise<string> {
+  const absolute = resolve(path);
+  try {
+    return join(await Deno.realPath(dirname(absolute)), basename(absolute));
+  } catch {
+    return absolute; // A folder that does not exist yet: the write creates it.
+  }
+}
+
+async function openLockFile(lockPath: string, dir: string, action = "Cannot write"): Promise<Deno.FsFile> {
+  const open = () => Deno.open(lockPath, { read: true, write: true, create: true, mode: 0o600 });
+  try {
+    return await open();
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw lockError(error, lockPath, action);
+  }
+  try {
+    await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+    return await open();
+  } catch (error) {
+    throw lockError(error, lockPath, action);
+  }
+}
+
+async function isStillThere(file: Deno.FsFile, lockPath: string): Promise<boolean> {
+  const held = await file.stat();
+  if (held.ino === null) return true; // No inode numbers here (Windows): an open file cannot be deleted there.
+  const current = await Deno.stat(lockPath).catch(() => null);
+  return current !== null && current.ino === held.ino && current.dev === held.dev;
+}
+
+function lockError(error: unknown, lockPath: string, action: string): ToolError {
+  const reason = error instanceof Error ? error.message : String(error);
+  return new ToolError(
+    "unavailable",
+    `${action}: cannot open the lock file "${lockPath}" (${reason}); ` +
+      `make the temp folder writable or set TMPDIR`,
+  );
+}
