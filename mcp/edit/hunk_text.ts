@@ -39,7 +39,7 @@ export function numberedHunks(
   let added = 0;
   let removed = 0;
   let label = "";
-  for (const hunk of buildHunks(before, after, spans, context)) {
+  for (const hunk of buildHunks(before, after, spans, { context, ignoreLineBreaks: true })) {
     const next = `@@ ${hunk.edits.length === 1 ? "edit" : "edits"} ${hunk.edits.join(", ")} @@`;
     if (next !== label && shown < total) out.push(next);
     label = next;
@@ -70,7 +70,7 @@ const DIFF_LINE_CHARS = 500;
 
 /** A unified diff with a/ b/ headers and 3 lines of context; lines above 500 characters are cut. */
 export function unifiedDiff(before: LineIndex, after: LineIndex, spans: ChangeSpan[], path: string): string {
-  const hunks: StructuredPatchHunk[] = buildHunks(before, after, spans, 3).map((hunk) => {
+  const hunks: StructuredPatchHunk[] = buildHunks(before, after, spans, { context: 3 }).map((hunk) => {
     const lines: string[] = [];
     let oldLines = 0;
     let newLines = 0;
