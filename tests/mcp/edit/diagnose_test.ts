@@ -36,6 +36,19 @@ Deno.test("no_match: line-number prefixes are named with the line the stripped t
   );
 });
 
+Deno.test("no_match: a typo in old_text is shown as the closest text, even when new_text is elsewhere", async () => {
+  const file = "def f():\n    value = compute(1)\n    return value\n\nresult = compute(2)\n";
+  const text = await noMatch(file, "    value = compte(1)", "result = compute(2)");
+  assert.doesNotMatch(text, /applied already/);
+  assert.match(text, /Closest text is line 2; line 2 is "    value = compute\(1\)" in the file but/);
+});
+
+Deno.test("no_match: a multi-line edit whose new_text sits where old_text was is 'already applied'", async () => {
+  const file = "a = 0\ndef f():\n    x = 2\n    return x\n";
+  const text = await noMatch(file, "def f():\n    x = 1\n    return x", "def f():\n    x = 2\n    return x");
+  assert.match(text, /new_text is already in the file at line 2: the edit looks applied already/);
+});
+
 Deno.test("no_match: a short or deleting new_text found in the file is not taken as 'already applied'", async () => {
   const short = await noMatch("a\nbar(z)\n", "bar(a)", "bar");
   assert.doesNotMatch(short, /applied already/);
