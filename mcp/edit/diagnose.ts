@@ -19,7 +19,10 @@ export interface NoMatchInput {
   invalidLine: number;
 }
 
-const LINE_NUMBER_PREFIX = /^\s*\d+(\t|│|\||:|→)/;
+/** fs_read's `   12\t`, other readers' `12│` `12|` `12:` `12→`, and this server's hunks' `- 12 | `. */
+const LINE_NUMBER_PREFIX = /^(?:[-+] )?\s*\d+(?: \| ?|\t|│|\||:|→)/;
+/** A line copied from an added line of this server's hunks: not in the file. */
+const ADDED_HUNK_LINE = /^\+ \s*\d+ \|/;
 const MAX_WINDOW = 12;
 const MAX_TOKENS = 24;
 
@@ -42,7 +45,8 @@ export function diagnoseNoMatch(input: NoMatchInput): string {
   const content = oldLines.filter((line) => line.trim() !== "");
   if (content.length && content.every((line) => LINE_NUMBER_PREFIX.test(line))) {
     const example = content[0].match(LINE_NUMBER_PREFIX)![0].trim();
-    const stripped = oldLines.map((line) => line.replace(LINE_NUMBER_PREFIX, "")).join("\n");
+    const stripped = oldLines.filter((line) => !ADDED_HUNK_LINE.test(line))
+      .map((line) => line.replace(LINE_NUMBER_PREFIX, "")).join("\n");
     const at = view.indexOf(stripped);
     const found = at >= 0 ? `; without them it matches line ${lines.lineOf(at)}` : "";
     return `: every line of old_text starts with a line-number prefix such as "${example}" copied from read output${found}; remove the prefixes and retry`;

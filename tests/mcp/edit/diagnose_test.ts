@@ -124,3 +124,14 @@ Deno.test("no_match: a big old_text far from the file is diagnosed in bounded ti
   const text = await noMatch(content, old);
   assert.match(text, /no similar text is in the file/);
 });
+
+Deno.test("no_match: old_text copied from the edit server's own numbered hunks is named as such", async () => {
+  for (
+    const copied of ["  2 | b = 2\n  3 | c = 3", "- 2 | b = 2\n+ 2 | b = 5\n  3 | c = 3", "    2 | b = 2"]
+  ) {
+    const text = await noMatch("a = 1\nb = 2\nc = 3\n", copied);
+    assert.match(text, /every line of old_text starts with a line-number prefix such as "/, copied);
+  }
+  const text = await noMatch("a = 1\nb = 2\nc = 3\n", "  2 | b = 2\n  3 | c = 3");
+  assert.match(text, /prefix such as "2 \|" copied from read output; without them it matches line 2; remove/);
+});
