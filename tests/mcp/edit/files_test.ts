@@ -79,6 +79,21 @@ Deno.test("expected_sha256 accepts upper case and a sha256: prefix", async () =>
   assert.equal(await f.read("a.txt"), "two\n");
 });
 
+Deno.test("expected_sha256 accepts the `sha256 <hex>` and `sha256: <hex>` forms fs_read prints", async () => {
+  await using f = await editFixture({ "a.txt": "one\n", "b.txt": "one\n" });
+  const hash = await sha256Hex(utf8("one\n"));
+  await f.edit("a.txt", [{ old_text: "one", new_text: "two" }], { expected_sha256: `sha256 ${hash}` });
+  await f.edit("b.txt", [{ old_text: "one", new_text: "two" }], { expected_sha256: ` SHA256: ${hash} ` });
+  assert.equal(await f.read("a.txt"), "two\n");
+  assert.equal(await f.read("b.txt"), "two\n");
+  const stale = await f.fail("edit_write", {
+    path: "a.txt",
+    content: "3\n",
+    expected_sha256: `sha256 ${hash}`,
+  });
+  assert.equal(stale.kind, "stale");
+});
+
 Deno.test("invalid UTF-8 bytes elsewhere in the file are kept byte for byte", async () => {
   const before = bytesOf("caf", [0xe9], " au lait\nprice: 10\n");
   await using f = await editFixture({ "latin1.txt": before });
