@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { bytesOf, editFixture, utf8 } from "./fixture.ts";
 import { sha256Hex } from "../../../lib/fs/sha256.ts";
 import { isWindows } from "../../../lib/platform/mod.ts";
+import { pathToFileURL } from "node:url";
 
 const isRoot = Deno.uid() === 0;
 
@@ -233,6 +234,20 @@ Deno.test({
       await Deno.remove(outside, { recursive: true });
     }
   },
+});
+
+Deno.test("a file:// path is edited as the file it names; ~/ is refused; no `file:` or `~` folder appears", async () => {
+  await using f = await editFixture({ "a.py": "x = 1\n" });
+  await f.edit(pathToFileURL(f.join("a.py")).href, [{ old_text: "x = 1", new_text: "x = 2" }]);
+  assert.equal(await f.read("a.py"), "x = 2\n");
+  await f.edit(pathToFileURL(f.join("b.py")).href, [{ old_text: "", new_text: "y\n" }]);
+  assert.equal(await f.read("b.py"), "y\n");
+  const failure = await f.fail("edit_file", { path: "~/c.py", edits: [{ old_text: "", new_text: "z" }] });
+  assert.equal(failure.kind, "invalid_request");
+  assert.match(failure.text, /Cannot use "~\/c\.py": "~" \(the home folder\) is not expanded/);
+  const names: string[] = [];
+  for await (const entry of Deno.readDir(f.path)) names.push(entry.name);
+  assert.deepEqual(names.sort(), ["a.py", "b.py"]);
 });
 
 Deno.test("a missing file is not_found with similar names and the create hint", async () => {
