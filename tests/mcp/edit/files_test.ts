@@ -309,13 +309,16 @@ Deno.test({
 });
 
 Deno.test({
-  name: "a read-only file is permission_denied, not silently replaced by a rename",
-  ignore: isWindows || isRoot,
+  name: "a read-only file is permission_denied, not silently replaced by a rename, even for root",
+  ignore: isWindows,
   async fn() {
     await using f = await editFixture({ "ro.txt": "x\n" });
     await Deno.chmod(f.join("ro.txt"), 0o444);
     const failure = await f.fail("edit_file", { path: "ro.txt", edits: [{ old_text: "x", new_text: "y" }] });
     assert.equal(failure.kind, "permission_denied");
+    assert.match(failure.text, /Cannot edit "ro\.txt": the file is read-only \(mode 444\); make it writable/);
+    const write = await f.fail("edit_write", { path: "ro.txt", content: "y\n", overwrite: true });
+    assert.equal(write.kind, "permission_denied");
     assert.equal(await f.read("ro.txt"), "x\n");
     assert.deepEqual(await f.leftovers(), []);
   },
