@@ -40,7 +40,7 @@ Deno.test("no_match: a typo in old_text is shown as the closest text, even when 
   const file = "def f():\n    value = compute(1)\n    return value\n\nresult = compute(2)\n";
   const text = await noMatch(file, "    value = compte(1)", "result = compute(2)");
   assert.doesNotMatch(text, /applied already/);
-  assert.match(text, /Closest text is line 2; line 2 is "    value = compute\(1\)" in the file but/);
+  assert.match(text, /Closest text is line 2; line 2 is " {4}value = compute\(1\)" in the file but/);
 });
 
 Deno.test("no_match: a multi-line edit whose new_text sits where old_text was is 'already applied'", async () => {
