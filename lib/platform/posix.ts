@@ -26,6 +26,13 @@ export const posixPaths = {
   isDevicePath(_path: string): boolean {
     return false;
   },
+  /**
+   * Whether a file's mode bits say nobody may write it. Root's writes succeed anyway, so tools that honour
+   * a read-only file check this rather than relying on the OS to refuse.
+   */
+  isReadOnly(info: { mode: number | null }): boolean {
+    return info.mode !== null && (info.mode & 0o222) === 0;
+  },
   /** Suffix of executables. */
   exeSuffix: "",
   /** Signals that ask a server to shut down. */

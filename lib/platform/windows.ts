@@ -36,6 +36,13 @@ export const windowsPaths = {
     return /^(con|prn|aux|nul|conin\$|conout\$|com[0-9¹²³]|lpt[0-9¹²³])(\.[^.]*)?[. ]*$/i.test(base);
   },
   /** Suffix of executables. */
+  /**
+   * Deno reports no mode here (`mode` is null); the read-only attribute refuses writes for every user,
+   * administrators included, so opening the file for writing is the check.
+   */
+  isReadOnly(_info: { mode: number | null }): boolean {
+    return false;
+  },
   exeSuffix: ".exe",
   /** Signals that ask a server to shut down (Windows has no SIGTERM listener). */
   shutdownSignals: ["SIGINT", "SIGBREAK"] as Deno.Signal[],

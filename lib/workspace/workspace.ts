@@ -6,6 +6,7 @@
 import { ToolError } from "../mcp/errors.ts";
 import { platform, toSlashes } from "../platform/mod.ts";
 import { realResolve } from "./resolve.ts";
+import { fromPathForm } from "./path_forms.ts";
 
 /** Where the workspace roots came from. */
 export type RootSource = "env" | "roots" | "cwd";
@@ -111,7 +112,8 @@ export class Workspace {
       throw new ToolError("invalid_argument", `Cannot use "${path}": it names a device, not a file`);
     }
     await this.#pending;
-    const absolute = platform.path.resolve(this.primary, path === "" ? "." : path);
+    const plain = fromPathForm(path);
+    const absolute = platform.path.resolve(this.primary, plain === "" ? "." : plain);
     const real = await realResolve(absolute);
     if (!this.contains(real)) {
       throw new ToolError(

@@ -68,17 +68,15 @@ export function applyMatch(input: ApplyInput): Replacement {
   while (!usable(p)) p = stepBack(old, p);
   let s = old.length - suffix;
   while (!usable(s)) s = stepForward(old, s);
+  const text = replacement.slice(p, Math.max(p, replacement.length - (old.length - s)));
   const from = Math.max(start, fileMap.earliestSrc(candidate.normalStart + oldMap.outOf(p)));
-  const to = Math.min(end, fileMap.latestSrc(candidate.normalStart + oldMap.outOf(s)));
-  const textEnd = replacement.length - (old.length - s);
-  return {
-    start,
-    end,
-    from,
-    to: Math.max(from, to),
-    text: replacement.slice(p, Math.max(p, textEnd)),
-    wholeLine: false,
-  };
+  // Trailing blanks the tier ignored just before the suffix (a line end) stay after the new text, unless
+  // it ends with blanks of its own: `    x = 1  ` becomes `    x = 2  `, not `    x = 2`.
+  const suffixAt = candidate.normalStart + oldMap.outOf(s);
+  let to = Math.min(end, fileMap.latestSrc(suffixAt));
+  const blanksAt = Math.max(from, fileMap.earliestSrc(suffixAt));
+  if (blanksAt < to && /^[ \t]+$/.test(view.slice(blanksAt, to)) && !/[ \t]$/.test(text)) to = blanksAt;
+  return { start, end, from, to: Math.max(from, to), text, wholeLine: false };
 }
 
 /**

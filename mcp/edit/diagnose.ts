@@ -19,7 +19,10 @@ export interface NoMatchInput {
   invalidLine: number;
 }
 
-const LINE_NUMBER_PREFIX = /^\s*\d+(\t|│|\||:|→)/;
+/** fs_read's `   12\t`, other readers' `12│` `12|` `12:` `12→`, and this server's hunks' `- 12 | `. */
+const LINE_NUMBER_PREFIX = /^(?:[-+] )?\s*\d+(?: \| ?|\t|│|\||:|→)/;
+/** A line copied from an added line of this server's hunks: not in the file. */
+const ADDED_HUNK_LINE = /^\+ \s*\d+ \|/;
 const MAX_WINDOW = 12;
 const MAX_TOKENS = 24;
 
@@ -27,16 +30,23 @@ const MAX_TOKENS = 24;
 export function diagnoseNoMatch(input: NoMatchInput): string {
   const { lines, old, replacement } = input;
   const view = lines.text;
+  const oldLines = splitLines(old);
+  let closest: number | undefined;
+  const closestLine = () => closest ??= closestStart(lines, oldLines);
   // A short new_text, or one that old_text contains (a deletion), is found anywhere: no evidence then.
-  if (replacement.trim().length >= 3 && !old.includes(replacement) && view.includes(replacement)) {
-    const line = lines.lineOf(view.indexOf(replacement));
+  const appliedAt = replacement.trim().length >= 3 && !old.includes(replacement)
+    ? view.indexOf(replacement)
+    : -1;
+  // new_text elsewhere than the text most like old_text is a coincidence (old_text has a typo).
+  if (appliedAt >= 0 && isAtClosest(lines, appliedAt, replacement, closestLine(), oldLines.length)) {
+    const line = lines.lineOf(appliedAt);
     return ` but new_text is already in the file at line ${line}: the edit looks applied already; read the file to check`;
   }
-  const oldLines = splitLines(old);
   const content = oldLines.filter((line) => line.trim() !== "");
   if (content.length && content.every((line) => LINE_NUMBER_PREFIX.test(line))) {
     const example = content[0].match(LINE_NUMBER_PREFIX)![0].trim();
-    const stripped = oldLines.map((line) => line.replace(LINE_NUMBER_PREFIX, "")).join("\n");
+    const stripped = oldLines.filter((line) => !ADDED_HUNK_LINE.test(line))
+      .map((line) => line.replace(LINE_NUMBER_PREFIX, "")).join("\n");
     const at = view.indexOf(stripped);
     const found = at >= 0 ? `; without them it matches line ${lines.lineOf(at)}` : "";
     return `: every line of old_text starts with a line-number prefix such as "${example}" copied from read output${found}; remove the prefixes and retry`;
@@ -47,7 +57,7 @@ export function diagnoseNoMatch(input: NoMatchInput): string {
   const invalid = input.invalidLine > 0
     ? ` The file has bytes that are not valid UTF-8 (first on line ${input.invalidLine}); old_text cannot match across them.${replacementChar}`
     : "";
-  const start = closestStart(lines, oldLines);
+  const start = closestLine();
   if (start === 0) {
     return `, and no similar text is in the file; read it again and copy old_text from its current content.${invalid}`;
   }
@@ -64,6 +74,20 @@ export function diagnoseNoMatch(input: NoMatchInput): string {
     ...shown,
     `Copy the lines exactly as shown after "|", then retry.`,
   ].join("\n");
+}
+
+/** Whether new_text's lines overlap the closest block (or nothing else resembles old_text). */
+function isAtClosest(
+  lines: LineIndex,
+  at: number,
+  replacement: string,
+  start: number,
+  count: number,
+): boolean {
+  if (start === 0) return true;
+  const first = lines.lineOf(at);
+  const last = lines.lineOf(at + Math.max(0, replacement.length - 1));
+  return start <= last && start + Math.max(1, count) - 1 >= first;
 }
 
 function splitLines(text: string): string[] {

@@ -115,9 +115,9 @@ function validateRequest(input: EditFileInput): void {
   }
 }
 
-/** Accepts `SHA256:ABC…` and stray spaces as models send them. */
+/** Accepts `SHA256:ABC…`, fs_read's `sha256 abc…` and stray spaces as models send them. */
 export function normalizeHash(hash: string): string {
-  return hash.trim().toLowerCase().replace(/^sha-?256:/, "");
+  return hash.trim().toLowerCase().replace(/^sha-?256\s*:?\s*/, "");
 }
 
 /** Throws `stale` when the file's hash is not the one the model read. */

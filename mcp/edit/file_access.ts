@@ -7,6 +7,7 @@ import { basename, dirname } from "node:path";
 import { ToolError } from "../../lib/mcp/errors.ts";
 import type { Workspace } from "../../lib/workspace/workspace.ts";
 import { atomicWrite } from "../../lib/fs/atomic_write.ts";
+import { platform } from "../../lib/platform/mod.ts";
 import { formatCount } from "../../lib/text/format.ts";
 import { editError } from "./errors.ts";
 import { similarNames } from "./suggest.ts";
@@ -109,8 +110,12 @@ export type WriteMethod = "rename" | "in_place";
 export async function writeTarget(target: Target, data: Uint8Array, action: string): Promise<WriteMethod> {
   try {
     if (!target.info) await Deno.mkdir(dirname(target.real), { recursive: true });
-    // A rename would replace even a read-only file; respect the file's own permission like an editor does.
-    else (await Deno.open(target.real, { write: true })).close();
+    else {
+      // A rename would replace even a read-only file; respect the file's own permission like an editor
+      // does, by its mode bits too, since root may open anything for writing.
+      refuseReadOnly(target, action);
+      (await Deno.open(target.real, { write: true })).close();
+    }
     if (target.info && target.info.nlink !== null && target.info.nlink > 1) {
       await Deno.writeFile(target.real, data);
       return "in_place";
@@ -126,6 +131,15 @@ export async function writeTarget(target: Target, data: Uint8Array, action: stri
   } catch (error) {
     throw ioError(error, `${action} "${target.display}"`);
   }
+}
+
+function refuseReadOnly(target: Target, action: string): void {
+  if (!target.info || !platform.isReadOnly(target.info)) return;
+  const mode = (target.info.mode! & 0o777).toString(8).padStart(3, "0");
+  throw editError(
+    "permission_denied",
+    `${action} "${target.display}": the file is read-only (mode ${mode}); make it writable first (chmod u+w "${target.display}") and retry`,
+  );
 }
 
 /** Maps a filesystem error onto the spec's kinds, keeping the OS's code in the message. */

@@ -7,6 +7,7 @@ import { FILE_HEADERS_ONLY, formatPatch, type StructuredPatchHunk } from "diff";
 import type { LineIndex } from "./line_endings.ts";
 import { buildHunks, type ChangeSpan } from "./hunks.ts";
 import { formatCount } from "../../lib/text/format.ts";
+import { cutLines } from "./line_window.ts";
 
 /** Limits of {@link numberedHunks}. */
 export interface HunkLimits {
@@ -38,12 +39,16 @@ export function numberedHunks(
   let added = 0;
   let removed = 0;
   let label = "";
-  for (const hunk of buildHunks(before, after, spans, context)) {
+  for (const hunk of buildHunks(before, after, spans, { context, ignoreLineBreaks: true })) {
     const next = `@@ ${hunk.edits.length === 1 ? "edit" : "edits"} ${hunk.edits.join(", ")} @@`;
     if (next !== label && shown < total) out.push(next);
     label = next;
     let inHunk = 0;
-    for (const op of hunk.ops) {
+    const texts = cutLines(
+      hunk.ops.map((op) => ({ mark: op.mark, text: op.line.replace(/\r?\n$/, "") })),
+      lineChars,
+    );
+    for (const [i, op] of hunk.ops.entries()) {
       if (op.mark === "+") added++;
       if (op.mark === "-") removed++;
       if (inHunk >= perHunk || shown >= total) {
@@ -53,22 +58,28 @@ export function numberedHunks(
       inHunk++;
       shown++;
       const number = op.mark === "-" ? op.oldAt : op.newAt;
-      const text = op.line.replace(/\r?\n$/, "");
-      out.push(`${op.mark} ${String(number).padStart(width)} | ${cut(text, lineChars)}`);
+      out.push(`${op.mark} ${String(number).padStart(width)} | ${texts[i]}`);
     }
   }
   if (hidden) out.push(`… ${formatCount(hidden)} more changed lines`);
   return { text: out.join("\n"), added, removed };
 }
 
-/** A unified diff with a/ b/ headers and 3 lines of context. */
+/** Longest line of a unified diff; longer ones are cut around their change (a minified file's one line). */
+const DIFF_LINE_CHARS = 500;
+
+/** A unified diff with a/ b/ headers and 3 lines of context; lines above 500 characters are cut. */
 export function unifiedDiff(before: LineIndex, after: LineIndex, spans: ChangeSpan[], path: string): string {
-  const hunks: StructuredPatchHunk[] = buildHunks(before, after, spans, 3).map((hunk) => {
+  const hunks: StructuredPatchHunk[] = buildHunks(before, after, spans, { context: 3 }).map((hunk) => {
     const lines: string[] = [];
     let oldLines = 0;
     let newLines = 0;
-    for (const op of hunk.ops) {
-      lines.push(op.mark + op.line.replace(/\n$/, ""));
+    const texts = cutLines(
+      hunk.ops.map((op) => ({ mark: op.mark, text: op.line.replace(/\n$/, "") })),
+      DIFF_LINE_CHARS,
+    );
+    for (const [i, op] of hunk.ops.entries()) {
+      lines.push(op.mark + texts[i]);
       if (!op.line.endsWith("\n")) lines.push("\\ No newline at end of file");
       if (op.mark !== "+") oldLines++;
       if (op.mark !== "-") newLines++;
@@ -86,8 +97,4 @@ export function unifiedDiff(before: LineIndex, after: LineIndex, spans: ChangeSp
     { oldFileName: `a/${path}`, newFileName: `b/${path}`, oldHeader: "", newHeader: "", hunks },
     FILE_HEADERS_ONLY,
   );
-}
-
-function cut(line: string, max: number): string {
-  return line.length > max ? `${line.slice(0, max)}… (+${line.length - max} chars)` : line;
 }

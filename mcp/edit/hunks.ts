@@ -70,22 +70,28 @@ function mergeSpans(spans: ChangeSpan[]): (ChangeSpan & { edits: number[] })[] {
   return merged;
 }
 
+/** How two lines are compared: with their line breaks, or (for numbered hunks) by their text alone. */
+type SameLine = (a: string, b: string) => boolean;
+
+const WITH_BREAKS: SameLine = (a, b) => a === b;
+const TEXT_ONLY: SameLine = (a, b) => a === b || a.replace(/\r?\n$/, "") === b.replace(/\r?\n$/, "");
+
 /** Line-level ops of one region, from npm:diff on the lines between their common head and tail. */
-function regionOps(before: LineIndex, after: LineIndex, span: ChangeSpan): Op[] {
+function regionOps(before: LineIndex, after: LineIndex, span: ChangeSpan, same: SameLine): Op[] {
   const oldLines = linesOf(before, span.oldFrom, span.oldTo);
   const newLines = linesOf(after, span.newFrom, span.newTo);
   let head = 0;
-  while (head < oldLines.length && head < newLines.length && oldLines[head] === newLines[head]) head++;
+  while (head < oldLines.length && head < newLines.length && same(oldLines[head], newLines[head])) head++;
   let tail = 0;
   while (
     tail < oldLines.length - head && tail < newLines.length - head &&
-    oldLines[oldLines.length - 1 - tail] === newLines[newLines.length - 1 - tail]
+    same(oldLines[oldLines.length - 1 - tail], newLines[newLines.length - 1 - tail])
   ) tail++;
   const oldMiddle = oldLines.slice(head, oldLines.length - tail);
   const newMiddle = newLines.slice(head, newLines.length - tail);
   const changes = [
     { removed: false, added: false, value: oldLines.slice(0, head) },
-    ...(diffArrays(oldMiddle, newMiddle, { maxEditLength: MAX_EDIT_LENGTH }) ??
+    ...(diffArrays(oldMiddle, newMiddle, { maxEditLength: MAX_EDIT_LENGTH, comparator: same }) ??
       [{ removed: true, added: false, value: oldMiddle }, { removed: false, added: true, value: newMiddle }]),
     { removed: false, added: false, value: oldLines.slice(oldLines.length - tail) },
   ];
@@ -102,13 +108,26 @@ function regionOps(before: LineIndex, after: LineIndex, span: ChangeSpan): Op[] 
   return ops;
 }
 
+/** Options of {@link buildHunks}. */
+export interface HunkOptions {
+  /** Unchanged lines shown around each run of changes. */
+  context: number;
+  /**
+   * Lines that differ only in their line break count as unchanged (numbered hunks, which do not show
+   * breaks); a unified diff keeps them as changes so it stays a valid patch.
+   */
+  ignoreLineBreaks?: boolean;
+}
+
 /** Hunks with `context` unchanged lines around each run of changes. */
 export function buildHunks(
   before: LineIndex,
   after: LineIndex,
   spans: ChangeSpan[],
-  context: number,
+  options: HunkOptions,
 ): Hunk[] {
+  const { context } = options;
+  const same = options.ignoreLineBreaks ? TEXT_ONLY : WITH_BREAKS;
   const hunks: Hunk[] = [];
   const regions = mergeSpans(spans);
   let ops: Op[] = [];
@@ -136,7 +155,7 @@ export function buildHunks(
       }
       contextOps(region.oldFrom - context, region.oldFrom - 1, shift);
     }
-    for (const op of regionOps(before, after, region)) ops.push(op);
+    for (const op of regionOps(before, after, region, same)) ops.push(op);
     for (const edit of region.edits) if (!edits.includes(edit)) edits.push(edit);
   });
   const lastRegion = regions[regions.length - 1];

@@ -98,8 +98,10 @@ export function planEdits(bytes: Uint8Array, edits: EditRequest[], displayPath: 
       const oldTo = Math.max(rep.end, rep.to);
       const newFrom = newStart.get(rep)!;
       const newTo = newFrom + (oldTo - oldFrom) - (rep.to - rep.from) + rep.text.length;
+      // Deleting an unterminated last line takes the line break before it; the line before stays.
+      const tookBreakBefore = rep.wholeLine && rep.from < rep.start && lines.view[rep.from] === "\n";
       const range = {
-        "old_start_line": before.lineOf(oldFrom),
+        "old_start_line": before.lineOf(tookBreakBefore ? rep.from + 1 : oldFrom),
         "old_end_line": before.lineOf(Math.max(oldFrom, oldTo - 1)),
         "new_start_line": after.lineOf(newFrom),
         "new_end_line": after.lineOf(Math.max(newFrom, newTo - 1)),

@@ -103,10 +103,25 @@ export function resolveEdit(edit: EditRequest, index: number, context: EditConte
 function candidateList(candidates: { start: number }[], lines: LineIndex): string {
   const shown = candidates.slice(0, 10).map((c) => {
     const line = lines.lineOf(c.start);
-    return `${line}:${lines.columnOf(c.start)} ${JSON.stringify(lines.line(line).trim().slice(0, 60))}`;
+    return `${line}:${lines.columnOf(c.start)} ${JSON.stringify(textAround(lines, c.start))}`;
   });
   const more = candidates.length > 10 ? ` and ${candidates.length - 10} more` : "";
   return `line ${shown.join(", line ")}${more}`;
+}
+
+const SNIPPET_CHARS = 60;
+
+/** The candidate's line, or on a long (minified) line the text around the candidate, marked where cut. */
+function textAround(lines: LineIndex, position: number): string {
+  const line = lines.lineOf(position);
+  const text = lines.line(line);
+  const first = text.length - text.trimStart().length;
+  const last = text.trimEnd().length;
+  if (last - first <= SNIPPET_CHARS) return text.slice(first, last);
+  const offset = position - lines.starts[line - 1];
+  const to = Math.min(last, Math.max(first, offset - 20) + SNIPPET_CHARS);
+  const from = Math.max(first, to - SNIPPET_CHARS);
+  return `${from > first ? "…" : ""}${text.slice(from, to)}${to < last ? "…" : ""}`;
 }
 
 function leftmostNonOverlapping<T extends { start: number; end: number }>(candidates: T[]): T[] {

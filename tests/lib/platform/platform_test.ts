@@ -44,3 +44,12 @@ Deno.test("windows: device names and the device namespace are recognised; look-a
   }
   assert.ok(!posixPaths.isDevicePath("CON"));
 });
+
+Deno.test("read-only: POSIX reads the write bits; Windows leaves it to the read-only attribute", () => {
+  assert.ok(posixPaths.isReadOnly({ mode: 0o100444 }));
+  assert.ok(posixPaths.isReadOnly({ mode: 0o555 }));
+  assert.ok(!posixPaths.isReadOnly({ mode: 0o644 }));
+  assert.ok(!posixPaths.isReadOnly({ mode: 0o464 }), "group-writable is not read-only");
+  assert.ok(!posixPaths.isReadOnly({ mode: null }));
+  assert.ok(!windowsPaths.isReadOnly({ mode: null }));
+});

@@ -132,3 +132,36 @@ Deno.test("client roots replace the cwd; resolution waits for them; env roots ar
   await pinned.adoptClientRoots(() => Promise.resolve([pathToFileURL(tmp.join("client")).href]));
   assert.deepEqual(pinned.roots, [tmp.join("cwd")]);
 });
+
+Deno.test("a file:// URL resolves like the path it names, inside or outside the workspace", async () => {
+  await using tmp = await tempWorkspace({ "ws/src/a b.ts": "a", "secret": "s" });
+  const ws = new Workspace({ cwd: tmp.join("ws") });
+  assert.equal(
+    await ws.resolveInside(pathToFileURL(tmp.join("ws", "src", "a b.ts")).href),
+    tmp.join("ws", "src", "a b.ts"),
+  );
+  assert.equal(
+    await ws.resolveInside(pathToFileURL(tmp.join("ws", "new.ts")).href),
+    tmp.join("ws", "new.ts"),
+  );
+  await refused(ws, pathToFileURL(tmp.join("secret")).href);
+  // A name that merely starts with "file:" is an ordinary relative path.
+  assert.equal(await ws.resolveInside("file:notes"), tmp.join("ws", "file:notes"));
+});
+
+Deno.test("~ and ~/… are refused with a hint rather than taken as a folder named ~", async () => {
+  await using tmp = await tempWorkspace({ "ws/~backup": "b" });
+  const ws = new Workspace({ cwd: tmp.join("ws") });
+  for (const path of ["~", "~/x.py", "~/"]) {
+    await assert.rejects(ws.resolveInside(path), (error: unknown) => {
+      assert.ok(error instanceof ToolError);
+      assert.equal(error.code, "invalid_argument");
+      assert.match(
+        error.message,
+        /"~" \(the home folder\) is not expanded; give a path relative to the workspace/,
+      );
+      return true;
+    });
+  }
+  assert.equal(await ws.resolveInside("~backup"), tmp.join("ws", "~backup"));
+});

@@ -36,6 +36,19 @@ Deno.test("no_match: line-number prefixes are named with the line the stripped t
   );
 });
 
+Deno.test("no_match: a typo in old_text is shown as the closest text, even when new_text is elsewhere", async () => {
+  const file = "def f():\n    value = compute(1)\n    return value\n\nresult = compute(2)\n";
+  const text = await noMatch(file, "    value = compte(1)", "result = compute(2)");
+  assert.doesNotMatch(text, /applied already/);
+  assert.match(text, /Closest text is line 2; line 2 is " {4}value = compute\(1\)" in the file but/);
+});
+
+Deno.test("no_match: a multi-line edit whose new_text sits where old_text was is 'already applied'", async () => {
+  const file = "a = 0\ndef f():\n    x = 2\n    return x\n";
+  const text = await noMatch(file, "def f():\n    x = 1\n    return x", "def f():\n    x = 2\n    return x");
+  assert.match(text, /new_text is already in the file at line 2: the edit looks applied already/);
+});
+
 Deno.test("no_match: a short or deleting new_text found in the file is not taken as 'already applied'", async () => {
   const short = await noMatch("a\nbar(z)\n", "bar(a)", "bar");
   assert.doesNotMatch(short, /applied already/);
@@ -110,4 +123,15 @@ Deno.test("no_match: a big old_text far from the file is diagnosed in bounded ti
   const old = Array.from({ length: 500 }, (_, i) => `other_${i}(${i * 3})`).join("\n");
   const text = await noMatch(content, old);
   assert.match(text, /no similar text is in the file/);
+});
+
+Deno.test("no_match: old_text copied from the edit server's own numbered hunks is named as such", async () => {
+  for (
+    const copied of ["  2 | b = 2\n  3 | c = 3", "- 2 | b = 2\n+ 2 | b = 5\n  3 | c = 3", "    2 | b = 2"]
+  ) {
+    const text = await noMatch("a = 1\nb = 2\nc = 3\n", copied);
+    assert.match(text, /every line of old_text starts with a line-number prefix such as "/, copied);
+  }
+  const text = await noMatch("a = 1\nb = 2\nc = 3\n", "  2 | b = 2\n  3 | c = 3");
+  assert.match(text, /prefix such as "2 \|" copied from read output; without them it matches line 2; remove/);
 });

@@ -217,3 +217,15 @@ Deno.test("many failing edits give one capped answer that says what was cut", as
   assert.match(failure.text, /\[\.\.\. [\d,]+ bytes \/ [\d,]+ lines cut \.\.\.\]/);
   assert.match(failure.text, /edit 99: old_text not found/);
 });
+
+Deno.test("ambiguous on a one-line (minified) file shows the text around each match", async () => {
+  const file = `function a(){return foo(1)}${"z".repeat(500)}function b(){return foo(1)}`;
+  await using f = await editFixture({ "one.js": file });
+  const failure = await f.fail("edit_file", {
+    path: "one.js",
+    edits: [{ old_text: "return foo(1)", new_text: "return foo(2)" }],
+  });
+  assert.equal(failure.kind, "ambiguous");
+  assert.match(failure.text, /line 1:14 "function a\(\)\{return foo\(1\)\}z+…"/);
+  assert.match(failure.text, /line 1:541 "…z+function b\(\)\{return foo\(1\)\}"/);
+});

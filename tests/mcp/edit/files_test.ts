@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { bytesOf, editFixture, utf8 } from "./fixture.ts";
 import { sha256Hex } from "../../../lib/fs/sha256.ts";
 import { isWindows } from "../../../lib/platform/mod.ts";
+import { pathToFileURL } from "node:url";
 
 const isRoot = Deno.uid() === 0;
 
@@ -77,6 +78,21 @@ Deno.test("expected_sha256 accepts upper case and a sha256: prefix", async () =>
   const hash = (await sha256Hex(utf8("one\n"))).toUpperCase();
   await f.edit("a.txt", [{ old_text: "one", new_text: "two" }], { expected_sha256: `sha256:${hash}` });
   assert.equal(await f.read("a.txt"), "two\n");
+});
+
+Deno.test("expected_sha256 accepts the `sha256 <hex>` and `sha256: <hex>` forms fs_read prints", async () => {
+  await using f = await editFixture({ "a.txt": "one\n", "b.txt": "one\n" });
+  const hash = await sha256Hex(utf8("one\n"));
+  await f.edit("a.txt", [{ old_text: "one", new_text: "two" }], { expected_sha256: `sha256 ${hash}` });
+  await f.edit("b.txt", [{ old_text: "one", new_text: "two" }], { expected_sha256: ` SHA256: ${hash} ` });
+  assert.equal(await f.read("a.txt"), "two\n");
+  assert.equal(await f.read("b.txt"), "two\n");
+  const stale = await f.fail("edit_write", {
+    path: "a.txt",
+    content: "3\n",
+    expected_sha256: `sha256 ${hash}`,
+  });
+  assert.equal(stale.kind, "stale");
 });
 
 Deno.test("invalid UTF-8 bytes elsewhere in the file are kept byte for byte", async () => {
@@ -220,6 +236,20 @@ Deno.test({
   },
 });
 
+Deno.test("a file:// path is edited as the file it names; ~/ is refused; no `file:` or `~` folder appears", async () => {
+  await using f = await editFixture({ "a.py": "x = 1\n" });
+  await f.edit(pathToFileURL(f.join("a.py")).href, [{ old_text: "x = 1", new_text: "x = 2" }]);
+  assert.equal(await f.read("a.py"), "x = 2\n");
+  await f.edit(pathToFileURL(f.join("b.py")).href, [{ old_text: "", new_text: "y\n" }]);
+  assert.equal(await f.read("b.py"), "y\n");
+  const failure = await f.fail("edit_file", { path: "~/c.py", edits: [{ old_text: "", new_text: "z" }] });
+  assert.equal(failure.kind, "invalid_request");
+  assert.match(failure.text, /Cannot use "~\/c\.py": "~" \(the home folder\) is not expanded/);
+  const names: string[] = [];
+  for await (const entry of Deno.readDir(f.path)) names.push(entry.name);
+  assert.deepEqual(names.sort(), ["a.py", "b.py"]);
+});
+
 Deno.test("a missing file is not_found with similar names and the create hint", async () => {
   await using f = await editFixture({ "src/app.tsx": "x\n", "src/other.py": "y\n" });
   const failure = await f.fail("edit_file", {
@@ -279,13 +309,16 @@ Deno.test({
 });
 
 Deno.test({
-  name: "a read-only file is permission_denied, not silently replaced by a rename",
-  ignore: isWindows || isRoot,
+  name: "a read-only file is permission_denied, not silently replaced by a rename, even for root",
+  ignore: isWindows,
   async fn() {
     await using f = await editFixture({ "ro.txt": "x\n" });
     await Deno.chmod(f.join("ro.txt"), 0o444);
     const failure = await f.fail("edit_file", { path: "ro.txt", edits: [{ old_text: "x", new_text: "y" }] });
     assert.equal(failure.kind, "permission_denied");
+    assert.match(failure.text, /Cannot edit "ro\.txt": the file is read-only \(mode 444\); make it writable/);
+    const write = await f.fail("edit_write", { path: "ro.txt", content: "y\n", overwrite: true });
+    assert.equal(write.kind, "permission_denied");
     assert.equal(await f.read("ro.txt"), "x\n");
     assert.deepEqual(await f.leftovers(), []);
   },

@@ -99,3 +99,20 @@ Deno.test("whole-line deletion in a CR-only file removes the CR with the line", 
   await f.edit("d.txt", [{ old_text: "drop", new_text: "" }]);
   assert.equal(await f.read("d.txt"), "a\rb\r");
 });
+
+Deno.test("deleting the unterminated last line reports only that line, with no spurious hunk line", async () => {
+  await using f = await editFixture({ "n.txt": "a\nb\nc" });
+  const text = await f.edit("n.txt", [{ old_text: "c", new_text: "" }]);
+  assert.equal(await f.read("n.txt"), "a\nb");
+  assert.match(text, /^Edited n\.txt: 1 edit, \+0 -1 lines\nedit 0 exact, line 3 removed \(whole line\)\n/);
+  assert.match(text, /@@ edit 0 @@\n {2}1 \| a\n {2}2 \| b\n- 3 \| c\nsha256_after/);
+});
+
+Deno.test("the dry-run diff of that deletion still shows the lost final newline", async () => {
+  await using f = await editFixture({ "n.txt": "a\nb\nc" });
+  const text = await f.edit("n.txt", [{ old_text: "c", new_text: "" }], { dry_run: true });
+  assert.match(
+    text,
+    /@@ -1,3 \+1,2 @@\n a\n-b\n-c\n\\ No newline at end of file\n\+b\n\\ No newline at end of file/,
+  );
+});

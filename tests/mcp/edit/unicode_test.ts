@@ -154,3 +154,23 @@ Deno.test("NFD old_text matches an NFC file", async () => {
   await f.edit("n.txt", [{ old_text: "cafe\u0301 au lait", new_text: "cafe\u0301 au chocolat" }]);
   assert.equal(await f.read("n.txt"), "café au chocolat\n");
 });
+
+Deno.test("whitespace tier: the trailing spaces of a changed line are kept", async () => {
+  await using f = await editFixture({ "t.py": "def f():\n    x = 1  \n    return x\n" });
+  await f.edit("t.py", [{ old_text: "    x = 1\n", new_text: "    x = 2\n" }]);
+  assert.equal(await f.read("t.py"), "def f():\n    x = 2  \n    return x\n");
+  await f.edit("t.py", [{ old_text: "x = 2\n    return x", new_text: "x = 2 + 1\n    return x" }]);
+  assert.equal(await f.read("t.py"), "def f():\n    x = 2 + 1  \n    return x\n");
+});
+
+Deno.test("whitespace tier: new_text's own trailing blanks replace the file's", async () => {
+  await using f = await editFixture({ "t.txt": "a = 1  \nb\n" });
+  await f.edit("t.txt", [{ old_text: "a = 1\n", new_text: "a = 2\t\n" }]);
+  assert.equal(await f.read("t.txt"), "a = 2\t\nb\n");
+});
+
+Deno.test("whitespace tier: joining a line with trailing spaces to the next drops the spaces with the break", async () => {
+  await using f = await editFixture({ "t.txt": "a  \nb\n" });
+  await f.edit("t.txt", [{ old_text: "a\nb", new_text: "ab" }]);
+  assert.equal(await f.read("t.txt"), "ab\n");
+});
