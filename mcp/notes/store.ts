@@ -102,7 +102,7 @@ export class NoteStore {
 
   /** One note; `not_found` suggests the closest slugs. */
   async read(slug: string): Promise<Note> {
-    validateSlug(slug);
+    slug = validateSlug(slug);
     const { dir } = await this.folder();
     try {
       return await loadNote(platform.path.join(dir, `${slug}.md`), slug);
@@ -161,7 +161,7 @@ export class NoteStore {
 
   /** Removes a note's file; returns its title and path relative to the repository root. */
   async delete(slug: string): Promise<{ slug: string; title: string; path: string }> {
-    validateSlug(slug);
+    slug = validateSlug(slug);
     const { root, dir } = await this.folder();
     const path = platform.path.join(dir, `${slug}.md`);
     return await this.#locks.run(path, async () => {

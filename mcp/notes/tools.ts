@@ -118,7 +118,7 @@ function toSlugList(value: string | string[]): string[] {
     }
   }
   const items = (Array.isArray(list) ? list.map(String) : String(list).split(/[\s,]+/))
-    .map((item) => item.trim().replace(/\.md$/, "")).filter(Boolean);
+    .map((item) => item.trim()).filter(Boolean);
   if (!items.length) throw new ToolError("invalid_argument", "Cannot read notes: give a slug");
   if (items.length > MAX_READ_SLUGS) {
     throw new ToolError(
