@@ -13,7 +13,7 @@ import { loadNote, lstatOrNull, type Note } from "./note_file.ts";
 import { checkExpected, composeNote, slugFromTitle, type WriteRequest } from "./compose.ts";
 
 export type { WriteRequest };
-import { NOTES_DIR } from "./repo_root.ts";
+import { followNotesLink, NOTES_DIR } from "./repo_root.ts";
 
 /** The largest note the server writes. */
 export const MAX_NOTE_BYTES = 64 * 1024;
@@ -63,7 +63,7 @@ export class NoteStore {
     const info = await lstatOrNull(dir);
     if (!info) return { root, dir };
     // A cloned repository could point its notes folder anywhere, e.g. at ~/.ssh.
-    const real = info.isSymlink ? await Deno.realPath(dir) : dir;
+    const real = info.isSymlink ? await followNotesLink(dir) : dir;
     if (!platform.isInside(real, root)) {
       throw new ToolError(
         "permission_denied",
