@@ -10,6 +10,7 @@ import {
 import { clip, firstHeading, firstSentence, MAX_SUMMARY, MAX_TITLE } from "./derive.ts";
 import { slugify, titleFromSlug } from "./slug.ts";
 import { type Note, sameInstant } from "./note_file.ts";
+import { stripReadHeader } from "./read_header.ts";
 
 /** What a write asks for; `body` is markdown, a copied front matter block at its top is taken apart. */
 export interface WriteRequest {
@@ -58,12 +59,12 @@ export function composeNote(
   request: WriteRequest,
   { existing, updated }: { existing?: Note; updated: string },
 ): string {
-  // A model often writes back what notes_read showed it, front matter included: take that block apart.
-  const parsed = parseNote(request.body);
-  const copied = looksLikeFrontMatter(parsed);
-  const incoming = copied
+  // A model often writes back what notes_read showed it, header and front matter included: take them apart.
+  const written = stripReadHeader(request.body);
+  const parsed = parseNote(written);
+  const incoming = looksLikeFrontMatter(parsed)
     ? parsed
-    : { front: { extra: [] } as FrontMatter, body: request.body, hasFrontMatter: false };
+    : { front: { extra: [] } as FrontMatter, body: written, hasFrontMatter: false };
   const body = incoming.body.trim();
   const append = request.mode === "append";
   const section = append ? `## ${updated.slice(0, 16).replace("T", " ")} UTC\n\n${body}` : body;
@@ -77,7 +78,7 @@ export function composeNote(
   // An appended section starts with its date heading, which is no title.
   const title = request.title ?? incoming.front.title ?? oldFront?.title ??
     firstHeading(append ? existing?.body ?? "" : newBody) ?? titleFromSlug(slug);
-  const summary = request.summary ?? incoming.front.summary ??
+  const summary = request.summary ?? editedSummary(incoming.front.summary, existing) ??
     (append ? oldFront?.summary : undefined) ?? firstSentence(newBody);
   return serializeNote({
     title: clip(title, MAX_TITLE),
@@ -87,4 +88,13 @@ export function composeNote(
     updated,
     extra: incoming.hasFrontMatter ? incoming.front.extra : oldFront?.extra ?? [],
   }, newBody);
+}
+
+/**
+ * A summary from a copied front matter, unless it is the one the server derived from the old body and
+ * the caller left untouched: that one is derived afresh, as if no front matter had been copied.
+ */
+function editedSummary(copied: string | undefined, existing: Note | undefined): string | undefined {
+  const derived = existing && existing.front.summary === firstSentence(existing.body);
+  return derived && copied === existing.front.summary ? undefined : copied;
 }

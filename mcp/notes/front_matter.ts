@@ -29,21 +29,52 @@ const KEY_LINE = /^([A-Za-z_][\w-]*)[ \t]*:(?:[ \t]+(.*))?$/;
 const LIST_ITEM = /^[ \t]*-[ \t]+(.*)$/;
 const INDENTED = /^[ \t]+\S/;
 
-/** Splits a note file into front matter and body; tolerant of a missing closing `---` and stray lines. */
+/**
+ * Splits a note file into front matter and body; tolerant of a missing closing `---` and stray lines.
+ * A block that does not read as front matter (see {@link frontMatterEnd}) is body, its `---` a rule.
+ */
 export function parseNote(text: string): ParsedNote {
   const lines = text.replace(/^\uFEFF/, "").split(/\r?\n/);
-  if (lines[0]?.trimEnd() !== "---") return { front: { extra: [] }, body: text, hasFrontMatter: false };
-  let end = lines.findIndex((line, i) => i > 0 && /^(---|\.\.\.)\s*$/.test(line));
-  let bodyStart = end + 1;
-  if (end < 0) {
-    // No closing line: take the key-looking lines right after `---` as front matter, the rest as body.
-    end = 1;
-    while (end < lines.length && (KEY_LINE.test(lines[end]) || LIST_ITEM.test(lines[end]))) end++;
-    bodyStart = end;
-  }
-  const front = parseBlock(lines.slice(1, end));
-  const body = lines.slice(bodyStart).join("\n").replace(/^(?:[ \t]*\n)+/, "");
+  const extent = frontMatterEnd(lines);
+  if (!extent) return { front: { extra: [] }, body: text, hasFrontMatter: false };
+  const front = parseBlock(lines.slice(1, extent.end));
+  const body = lines.slice(extent.bodyStart).join("\n").replace(/^(?:[ \t]*\n)+/, "");
   return { front, body, hasFrontMatter: true };
+}
+
+/**
+ * Where the front matter opened by line 0 ends. The block runs to the closing `---` unless a blank line
+ * inside it is followed by lines YAML cannot read, or by comments with no key after them: then the closing
+ * line was forgotten and the later `---` is a markdown rule. Without a usable closing line, the key lines
+ * right after `---` are the front matter if one of them is a key the server knows; else there is none.
+ */
+function frontMatterEnd(lines: string[]): { end: number; bodyStart: number } | undefined {
+  if (lines[0]?.trimEnd() !== "---") return undefined;
+  const close = lines.findIndex((line, i) => i > 0 && /^(---|\.\.\.)\s*$/.test(line));
+  if (close > 0 && readsAsYamlAfterBlank(lines.slice(1, close))) return { end: close, bodyStart: close + 1 };
+  let end = 1;
+  while (end < lines.length && (KEY_LINE.test(lines[end]) || LIST_ITEM.test(lines[end]))) end++;
+  const known = lines.slice(1, end).some((line) => KNOWN.has(KEY_LINE.exec(line)?.[1].toLowerCase() ?? ""));
+  return known ? { end, bodyStart: end } : undefined;
+}
+
+/** Whether the lines after the block's first blank line (if any) are keys, their lists and comments. */
+function readsAsYamlAfterBlank(block: string[]): boolean {
+  const blank = block.findIndex((line) => line.trim() === "");
+  if (blank < 0) return true;
+  let sawKey = false;
+  let inList = false;
+  for (const line of block.slice(blank + 1)) {
+    if (line.trim() === "" || line.trimStart().startsWith("#")) continue;
+    const key = KEY_LINE.exec(line);
+    if (key) {
+      sawKey = true;
+      inList = key[2] === undefined || key[2].trim() === "";
+    } else if (!(inList && LIST_ITEM.test(line)) && !(sawKey && INDENTED.test(line))) {
+      return false;
+    }
+  }
+  return sawKey || block.slice(blank + 1).every((line) => line.trim() === "");
 }
 
 /**

@@ -1,7 +1,7 @@
 /** The note index `notes_list` shows: one compact line per note, filtered, ranked and paged. */
 import { clip } from "./derive.ts";
 import { normalizeTags } from "./front_matter.ts";
-import { rankNotes, words } from "./rank.ts";
+import { rankNotes, searchWords, words } from "./rank.ts";
 import type { Note } from "./note_file.ts";
 import type { Listing } from "./store.ts";
 
@@ -89,6 +89,9 @@ function header(
   ].filter(Boolean).join(" and ");
   const order = options.query ? "best first" : "newest first";
   if (!filters) return `${total} note${total === 1 ? "" : "s"} in ${options.folder}, ${order}:`;
+  if (shown === 0 && options.query && !searchWords(options.query).length && words(options.query).length) {
+    return `No notes ${filters} (of ${total}): common words like these are not searched; use a more specific word`;
+  }
   if (shown === 0) return `No notes ${filters} (of ${total}); notes_list without filters shows all`;
   return `${shown} of ${total} notes ${filters}, ${order}:`;
 }

@@ -2,6 +2,7 @@
  * Query ranking for `notes_list`, simple enough to explain in one line: every query word scores by the
  * best field it appears in (slug or title 8, tag 5, summary 3, body 1); a note matching more words
  * ranks first, ties go to the newer note. A word matches a note word it starts (`test` finds `tests`).
+ * Common English words (`the`, `of`, `how`) are not searched: they would match nearly every note.
  * @module
  */
 
@@ -25,6 +26,18 @@ export function words(text: string): string[] {
     .filter(Boolean);
 }
 
+/** Words too common to tell notes apart; a prefix match would also make `the` find `then` and `theme`. */
+const STOP_WORDS = new Set(
+  ("a an the of to in on at by for from with into about as and or but is are was were be been it its " +
+    "this that these those how what when where why which who do does i we you my our your")
+    .split(" "),
+);
+
+/** The words of a query that are searched: {@link words} without {@link STOP_WORDS}. */
+export function searchWords(query: string): string[] {
+  return words(query).filter((word) => !STOP_WORDS.has(word));
+}
+
 /** The score of one note for the query words; 0 when no word matches. */
 export function scoreNote(note: Rankable, queryWords: readonly string[]): number {
   const fields = {
@@ -45,11 +58,14 @@ export function scoreNote(note: Rankable, queryWords: readonly string[]): number
   return score;
 }
 
-/** The notes matching `query`, best first; all notes, newest first, when the query has no words. */
+/**
+ * The notes matching `query`, best first; all notes, newest first, when the query has no words; none
+ * when it has only common words.
+ */
 export function rankNotes<T extends Rankable>(notes: readonly T[], query = ""): T[] {
-  const queryWords = words(query);
+  const queryWords = searchWords(query);
   const newestFirst = (a: T, b: T) => b.updatedMs - a.updatedMs || a.slug.localeCompare(b.slug);
-  if (!queryWords.length) return [...notes].sort(newestFirst);
+  if (!words(query).length) return [...notes].sort(newestFirst);
   return notes.map((note) => ({ note, score: scoreNote(note, queryWords) }))
     .filter(({ score }) => score > 0)
     .sort((a, b) => b.score - a.score || newestFirst(a.note, b.note))

@@ -39,6 +39,26 @@ export async function findRepoRoot(start: string, options: RepoRootOptions = {})
   return origin;
 }
 
+/**
+ * Where the `.continue-notes` symlink `link` leads (its real path). A link to nothing, or to itself, is
+ * `not_found` naming the link and its target, not a bare "no such file".
+ */
+export async function followNotesLink(link: string): Promise<string> {
+  try {
+    return await Deno.realPath(link);
+  } catch (error) {
+    const loop = error instanceof Deno.errors.FilesystemLoop;
+    if (!(error instanceof Deno.errors.NotFound) && !loop) throw error;
+    const target = await Deno.readLink(link).catch(() => "?");
+    throw new ToolError(
+      "not_found",
+      `Cannot use "${toSlashes(link)}": it is a symlink to "${toSlashes(target)}", which ${
+        loop ? "loops back to itself" : "does not exist"
+      }; create that folder or replace the link with a folder`,
+    );
+  }
+}
+
 function samePath(a: string, b: string): boolean {
   return platform.isInside(a, b) && platform.isInside(b, a);
 }

@@ -13,7 +13,7 @@ import { loadNote, lstatOrNull, type Note } from "./note_file.ts";
 import { checkExpected, composeNote, slugFromTitle, type WriteRequest } from "./compose.ts";
 
 export type { WriteRequest };
-import { NOTES_DIR } from "./repo_root.ts";
+import { followNotesLink, NOTES_DIR } from "./repo_root.ts";
 
 /** The largest note the server writes. */
 export const MAX_NOTE_BYTES = 64 * 1024;
@@ -63,7 +63,7 @@ export class NoteStore {
     const info = await lstatOrNull(dir);
     if (!info) return { root, dir };
     // A cloned repository could point its notes folder anywhere, e.g. at ~/.ssh.
-    const real = info.isSymlink ? await Deno.realPath(dir) : dir;
+    const real = info.isSymlink ? await followNotesLink(dir) : dir;
     if (!platform.isInside(real, root)) {
       throw new ToolError(
         "permission_denied",
@@ -102,7 +102,7 @@ export class NoteStore {
 
   /** One note; `not_found` suggests the closest slugs. */
   async read(slug: string): Promise<Note> {
-    validateSlug(slug);
+    slug = validateSlug(slug);
     const { dir } = await this.folder();
     try {
       return await loadNote(platform.path.join(dir, `${slug}.md`), slug);
@@ -161,7 +161,7 @@ export class NoteStore {
 
   /** Removes a note's file; returns its title and path relative to the repository root. */
   async delete(slug: string): Promise<{ slug: string; title: string; path: string }> {
-    validateSlug(slug);
+    slug = validateSlug(slug);
     const { root, dir } = await this.folder();
     const path = platform.path.join(dir, `${slug}.md`);
     return await this.#locks.run(path, async () => {

@@ -7,6 +7,7 @@ import { capText } from "../../lib/text/cap.ts";
 import { NoteStore } from "./store.ts";
 import { findRepoRoot, NOTES_DIR } from "./repo_root.ts";
 import { formatIndex } from "./listing.ts";
+import { readHeader } from "./read_header.ts";
 import { validateSlug } from "./slug.ts";
 
 /** What the notes tools need. */
@@ -117,7 +118,7 @@ function toSlugList(value: string | string[]): string[] {
     }
   }
   const items = (Array.isArray(list) ? list.map(String) : String(list).split(/[\s,]+/))
-    .map((item) => item.trim().replace(/\.md$/, "")).filter(Boolean);
+    .map((item) => item.trim()).filter(Boolean);
   if (!items.length) throw new ToolError("invalid_argument", "Cannot read notes: give a slug");
   if (items.length > MAX_READ_SLUGS) {
     throw new ToolError(
@@ -134,9 +135,8 @@ async function readNotes(store: NoteStore, slugs: string[]): Promise<string> {
   for (const slug of slugs) {
     try {
       const note = await store.read(slug);
-      const path = `${NOTES_DIR}/${slug}.md`;
       const text = capText(note.text.trimEnd(), READ_CAP);
-      parts.push(`=== ${slug} (${path}; updated ${note.version})\n${text}`);
+      parts.push(`${readHeader(slug, note.version)}\n${text}`);
     } catch (error) {
       if (!(error instanceof ToolError) || slugs.length === 1) throw error;
       missing++;

@@ -105,3 +105,18 @@ Deno.test("derived titles and summaries skip code, headings and markup", () => {
   assert.equal(firstSentence("# only a heading"), undefined);
   assert.equal(clip("word ".repeat(50), 20), "word word word word…");
 });
+
+Deno.test("a front matter missing its closing --- does not swallow the body up to a later --- rule", () => {
+  const unclosed = parseNote("---\ntitle: My note\n\n# Heading\n\nA paragraph.\n\n---\n\nMore.\n");
+  assert.deepEqual(unclosed.front, { title: "My note", extra: [] });
+  assert.equal(unclosed.body, "# Heading\n\nA paragraph.\n\n---\n\nMore.\n");
+  assert.equal(parseNote("---\ntitle: T\n\n# Heading only\n\n---\nrest").body, "# Heading only\n\n---\nrest");
+  const rule = "---\n\nIntro paragraph.\n\n---\nMore";
+  assert.deepEqual(parseNote(rule), { front: { extra: [] }, body: rule, hasFrontMatter: false });
+  const unknownOnly = "---\nNote: careful here\n\nText.";
+  assert.equal(parseNote(unknownOnly).body, unknownOnly);
+  // Blank lines, comments and lists that YAML reads are still front matter.
+  const spaced = parseNote("---\ntitle: T\n\n# who\nauthor: bob\ntags:\n  - a\n---\nbody");
+  assert.deepEqual(spaced.front, { title: "T", tags: ["a"], extra: ["", "# who", "author: bob"] });
+  assert.equal(spaced.body, "body");
+});

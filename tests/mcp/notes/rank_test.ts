@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type Rankable, rankNotes, scoreNote, words } from "../../../mcp/notes/rank.ts";
+import { type Rankable, rankNotes, scoreNote, searchWords, words } from "../../../mcp/notes/rank.ts";
 
 function note(slug: string, fields: Partial<Rankable> = {}): Rankable {
   return { slug, title: "", summary: "", tags: [], body: "", updatedMs: 0, ...fields };
@@ -40,4 +40,16 @@ Deno.test("ties go to the newer note, and an empty query lists everything newest
   assert.deepEqual(rankNotes(notes, "x").map((n) => n.slug), ["new", "old"]);
   assert.deepEqual(rankNotes(notes, " ,. ").map((n) => n.slug), ["new", "old"]);
   assert.deepEqual(rankNotes(notes, "nothing").map((n) => n.slug), []);
+});
+
+Deno.test("common words in a query do not rank: the, and, of ... neither score nor prefix-match", () => {
+  const notes = [
+    note("then-and-there", { title: "Then and there", body: "deploy later", updatedMs: 2 }),
+    note("deploy", { title: "Deploy", updatedMs: 1 }),
+    note("theme", { title: "Theme of the site", updatedMs: 3 }),
+  ];
+  assert.deepEqual(rankNotes(notes, "the deploy").map((n) => n.slug), ["deploy", "then-and-there"]);
+  assert.deepEqual(rankNotes(notes, "how to deploy").map((n) => n.slug), ["deploy", "then-and-there"]);
+  assert.deepEqual(rankNotes(notes, "The and of"), []);
+  assert.deepEqual(searchWords("How do I deploy to the CI?"), ["deploy", "ci"]);
 });

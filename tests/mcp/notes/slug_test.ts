@@ -20,7 +20,9 @@ Deno.test("every escape attempt and malformed slug is invalid_argument", () => {
     "C:\\x",
     "c:x",
     ".hidden",
-    "a.md",
+    ".md",
+    "A.md",
+    "a.md.md",
     "a.b",
     "Build",
     "build commands",
@@ -49,6 +51,13 @@ Deno.test("every escape attempt and malformed slug is invalid_argument", () => {
   }
 });
 
+Deno.test("a file name foo.md names the slug foo", () => {
+  assert.equal(validateSlug("build-commands.md"), "build-commands");
+  assert.equal(validateSlug("a.MD"), "a");
+  assert.equal(isSlug("a.md"), false);
+  assert.throws(() => validateSlug("con.md"), /a name Windows reserves/);
+});
+
 Deno.test("an invalid slug suggests its slugified form", () => {
   assert.throws(() => validateSlug("Build Commands"), /did you mean "build-commands"\?/);
   assert.throws(() => validateSlug("con"), /a name Windows reserves/);
@@ -68,4 +77,22 @@ Deno.test("titleFromSlug and closestSlugs", () => {
   assert.deepEqual(closestSlugs("gotcha", ["gotchas", "build", "deploy"]), ["gotchas"]);
   assert.deepEqual(closestSlugs("build", ["build-commands", "zzz"]), ["build-commands"]);
   assert.deepEqual(closestSlugs("qqqqqq", ["build", "deploy"]), []);
+});
+
+Deno.test("slugify spells Cyrillic, Greek and ß-like letters in Latin", () => {
+  assert.equal(slugify("Заметки о сборке"), "zametki-o-sborke");
+  assert.equal(slugify("Київ їжак"), "kiyiv-yizhak");
+  assert.equal(slugify("Ωμέγα και Άλφα"), "omega-kai-alfa");
+  assert.equal(slugify("Straße Ærø Łódź"), "strasse-aero-lodz");
+});
+
+Deno.test("slugify gives letters it cannot spell a stable short hash instead of dropping them", () => {
+  const cjk = slugify("构建命令");
+  assert.match(cjk, /^note-[0-9a-f]{6}$/);
+  assert.equal(slugify("  构建命令 "), cjk);
+  assert.notEqual(slugify("部署步骤"), cjk);
+  assert.match(slugify("构建 CI"), /^ci-[0-9a-f]{6}$/);
+  const long = slugify(`${"日本語".repeat(30)} ${"word ".repeat(20)}`);
+  assert.ok(long.length <= 64 && isSlug(long), long);
+  assert.equal(slugify("🚀 !"), "");
 });

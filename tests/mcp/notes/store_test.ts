@@ -291,3 +291,19 @@ Deno.test("a refused first write leaves no notes folder behind", async () => {
   );
   await assert.rejects(Deno.lstat(ws.join(".continue-notes")), Deno.errors.NotFound);
 });
+
+Deno.test("a dangling or looping .continue-notes link is not_found naming the link and its target", {
+  ignore: isWindows,
+}, async () => {
+  await using ws = await tempWorkspace({ "dangling/": "", "looping/": "" });
+  await Deno.symlink(ws.join("dangling/gone"), ws.join("dangling/.continue-notes"));
+  await Deno.symlink(".continue-notes", ws.join("looping/.continue-notes"));
+  const dangling = new NoteStore({ locateRoot: () => Promise.resolve(ws.join("dangling")) });
+  const named = (target: string, why: string) => (error: unknown) =>
+    isCode("not_found")(error) &&
+    (error as Error).message.includes(`/.continue-notes": it is a symlink to "${target}", which ${why}`);
+  await assert.rejects(dangling.list(), named(ws.join("dangling/gone"), "does not exist"));
+  await assert.rejects(dangling.write({ slug: "a", body: "x" }), named(ws.join("dangling/gone"), "does not"));
+  const looping = new NoteStore({ locateRoot: () => Promise.resolve(ws.join("looping")) });
+  await assert.rejects(looping.read("a"), named(".continue-notes", "loops back to itself"));
+});
