@@ -1,7 +1,8 @@
 /**
  * Time per sql_format / sql_lint call, against the bare backend CLI measured in the same run.
- * `deno run -A bench/sql.ts [runs]` prints a markdown table (medians). Uses the backend the server would
- * pick (sqruff, else sqlfluff).
+ * `deno run -A bench/sql.ts [runs] [only]` prints a markdown table (medians); `only` keeps the cases whose
+ * name contains it (`deno run -A bench/sql.ts 1 200` runs just the 200-file batch). Uses the backend the
+ * server would pick (sqruff, else sqlfluff).
  * @module
  */
 // deno-lint-ignore-file no-console -- a script whose output is the report.
@@ -14,7 +15,12 @@ import { connect } from "../tests/_support/connect.ts";
 import { MESSY } from "../tests/mcp/sql/support.ts";
 
 const RUNS = Number(Deno.args[0] ?? 3);
+const ONLY = Deno.args[1];
 const BATCH = 10;
+/** The big batch: many small dbt-style models, as one call and as one bare CLI process. */
+const MODELS = 200;
+const model = (i: number) =>
+  `SELECT Order_ID, Customer_Id, SUM(Amount) AS Total\nFROM Analytics.Orders_${i}\nWHERE Status = 'OPEN'\nGROUP BY 1, 2\n`;
 const env = Deno.env.toObject();
 const backend = await findBackend(env);
 if (!backend) throw new Error("No sqruff or sqlfluff on PATH");
@@ -22,6 +28,9 @@ if (!backend) throw new Error("No sqruff or sqlfluff on PATH");
 const dir = await Deno.makeTempDir({ prefix: "sql-bench-" });
 const files = Array.from({ length: BATCH }, (_, i) => `q${i}.sql`);
 await Promise.all(files.map((f) => Deno.writeTextFile(join(dir, f), MESSY)));
+const models = Array.from({ length: MODELS }, (_, i) => `models/m${i}.sql`);
+await Deno.mkdir(join(dir, "models"));
+await Promise.all(models.map((f, i) => Deno.writeTextFile(join(dir, f), model(i))));
 const config = houseConfigFile(backend);
 // The fair baseline for sql_format is a fix with the same narrowed rule set.
 const fixConfig = join(dir, "fix.cfg");
@@ -78,6 +87,7 @@ const row = async (
   b: () => Promise<unknown>,
   runs?: number,
 ) => {
+  if (ONLY && !name.includes(ONLY)) return;
   const [ms, baseMs] = await pair(a, b, runs);
   rows.push([name, ms, base, baseMs]);
 };
@@ -117,6 +127,15 @@ await row(
     await cli("fix", files);
   },
   batchRuns,
+);
+await row(
+  `sql_lint, ${MODELS} small models in one call (chunks in parallel)`,
+  // Past the SDK client's default 60 s request timeout on a loaded machine.
+  () =>
+    c.client.callTool({ name: "sql_lint", arguments: { path: "models" } }, undefined, { timeout: 600_000 }),
+  `CLI lint, ${MODELS} files in one process`,
+  () => cli("lint", models),
+  1,
 );
 await Deno.remove(dir, { recursive: true });
 

@@ -17,6 +17,8 @@ export interface SqlInput {
   /** How results name it: a workspace path, or empty for inline SQL. */
   name: string;
   content: string;
+  /** Why it was not checked (not UTF-8, unreadable, not finished in time); the backend never sees it. */
+  skipped?: string;
 }
 
 /** What every run needs. */
@@ -39,6 +41,8 @@ export interface FormatOutcome {
   parseErrors: Violation[];
   /** Violations the formatter could not fix. */
   remaining: Violation[];
+  /** Set when the input was not formatted at all (then `formatted` is the input): why. */
+  skipped?: string;
 }
 
 /** Above the 1 MB input cap, so no input is skipped as "too large to parse" (the default is 20000). */

@@ -50,14 +50,28 @@ export async function backendFailure(output: RunOutput, context: FailureContext)
       `${action}: ${line.trim()}; list the rules with \`${backend.kind} rules\``,
     );
   }
-  const detail = text.length > DETAIL_CHARS ? `${text.slice(0, DETAIL_CHARS)} [...]` : text;
+  const cause = failureCause(text);
+  const detail = cause.length > DETAIL_CHARS ? `${cause.slice(0, DETAIL_CHARS)} [...]` : cause;
   const hint = context.config.workspace ? `; check ${context.config.label}` : "";
   return new ToolError(
     "internal",
-    `${action}: ${backend.kind} ${backend.version} failed (exit ${output.code}) with config ${context.config.label}${hint}: ${
+    `${action}: ${backend.kind} ${backend.version} failed (exit ${output.code}) with config ${context.config.label}: ${
       detail || "no output"
-    }`,
+    }${hint}`,
   );
+}
+
+/**
+ * The part of a backend's error output that names the cause. For a Python traceback (sqlfluff on a broken
+ * config) that is the exception line after the last frame, e.g. `KeyError: 'nosuchdialect'`; the frames
+ * before it only show where sqlfluff noticed. Other output is returned as it is.
+ */
+export function failureCause(text: string): string {
+  const lines = text.split(/\r?\n/);
+  const start = lines.findLastIndex((line) => line.startsWith("Traceback (most recent call last):"));
+  if (start < 0) return text.trim();
+  const exception = lines.slice(start + 1).find((line) => line.trim() && !/^\s/.test(line));
+  return exception?.trim() ?? text.trim();
 }
 
 /** The backend's dialect names from `<backend> dialects`; empty when that fails too. */

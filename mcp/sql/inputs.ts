@@ -63,11 +63,29 @@ export async function collectInputs(
       `${action}: no .sql files under ${paths.map((p) => `"${p}"`).join(", ")}`,
     );
   }
-  return { files: await Promise.all(unique.map((real) => readInput(real, workspace, action))) };
+  const read = await Promise.all(unique.map((real) => readInput(real, workspace, action)));
+  // One bad file must not hide the others' results; with nothing readable, its error is the answer.
+  const readable = read.find((file) => !file.error);
+  if (!readable) throw read[0].error;
+  return { files: read.map(({ error: _, ...file }) => file) };
 }
 
-async function readInput(real: string, workspace: Workspace, action: string): Promise<FileInput> {
+/** A file's input, or (with `skipped` and `error` set) why it cannot be checked while the others can. */
+async function readInput(
+  real: string,
+  workspace: Workspace,
+  action: string,
+): Promise<FileInput & { error?: ToolError }> {
   const name = workspace.display(real);
+  // A skipped file is never written: its bytes are only what was read, if anything.
+  const skip = (skipped: string, error: ToolError, bytes = new Uint8Array()) => ({
+    name,
+    real,
+    bytes,
+    content: "",
+    skipped,
+    error,
+  });
   let bytes: Uint8Array;
   try {
     // Checked before opening: opening a FIFO blocks until a writer comes, and a huge file is never read.
@@ -76,14 +94,17 @@ async function readInput(real: string, workspace: Workspace, action: string): Pr
     checkSize(info.size, `"${name}"`, action);
     bytes = await readAtMost(real, MAX_SQL_BYTES + 1, info.size);
   } catch (error) {
-    throw toToolError(error, `${action}: cannot read "${name}"`);
+    const failure = toToolError(error, `${action}: cannot read "${name}"`);
+    if (error instanceof ToolError) throw failure; // too large, not a regular file: the call is wrong
+    return skip(`cannot read it (${failure.code})`, failure);
   }
   // The file may have grown since the stat.
   checkSize(bytes.length, `"${name}"`, action);
   try {
     return { name, real, bytes, content: new TextDecoder("utf-8", { fatal: true }).decode(bytes) };
   } catch {
-    throw new ToolError("invalid_argument", `${action}: "${name}" is not UTF-8 text`);
+    const error = new ToolError("invalid_argument", `${action}: "${name}" is not UTF-8 text`);
+    return skip("not UTF-8 text", error, bytes);
   }
 }
 

@@ -4,6 +4,7 @@ import { capText } from "../../lib/text/cap.ts";
 import { formatCount } from "../../lib/text/format.ts";
 import type { Violation } from "./parse.ts";
 import type { FormatOutcome } from "./engine.ts";
+import { isUnfinished } from "./batch.ts";
 
 /** Most violation lines listed before the rest is counted only. */
 export const MAX_VIOLATION_LINES = 200;
@@ -19,28 +20,51 @@ export function violationLine(name: string, v: Violation): string {
   return `${name ? `${name}:` : ""}${v.line}:${v.column} ${v.code} ${v.message}`;
 }
 
-/** The lint result: a count summary, the sorted violations (capped), and the run label. */
-export function renderLint(results: { name: string; violations: Violation[] }[], label: RunLabel): string {
-  const all = results.flatMap((r) => r.violations.map((v) => ({ name: r.name, v })));
-  const fileWord = results.length === 1 ? "file" : "files";
-  const scope = results.length === 1 && !results[0].name ? "" : ` in ${results.length} ${fileWord}`;
-  if (!all.length) return `clean: no violations${scope} (${label})`;
+/** The lint result: a count summary, the sorted violations (capped), files not checked, and the run label. */
+export function renderLint(
+  results: { name: string; violations: Violation[]; skipped?: string }[],
+  label: RunLabel,
+): string {
+  const checked = results.filter((r) => r.skipped === undefined);
+  const skipped = skippedLines(results, "not checked");
+  const notChecked = skipped.length
+    ? `; ${results.length - checked.length} of ${results.length} not checked`
+    : "";
+  const all = checked.flatMap((r) => r.violations.map((v) => ({ name: r.name, v })));
+  const fileWord = checked.length === 1 ? "file" : "files";
+  const scope = checked.length === 1 && !checked[0].name ? "" : ` in ${checked.length} ${fileWord}`;
+  if (!all.length && !skipped.length) return `clean: no violations${scope} (${label})`;
+  if (!all.length) {
+    return capText(
+      [`clean: no violations${scope}${notChecked}`, ...skipped, `(${label})`].join("\n"),
+      MAX_OUTPUT_CHARS,
+    );
+  }
   const counts = new Map<string, number>();
   for (const { v } of all) counts.set(v.code, (counts.get(v.code) ?? 0) + 1);
   const byCode = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
     .map(([code, n]) => (n > 1 ? `${code} ×${n}` : code)).join(", ");
-  const dirty = results.filter((r) => r.violations.length).length;
-  const where = results.length > 1 ? ` in ${dirty} of ${results.length} files` : scope;
+  const dirty = checked.filter((r) => r.violations.length).length;
+  const where = checked.length > 1 ? ` in ${dirty} of ${checked.length} files` : scope;
   const lines = all.slice(0, MAX_VIOLATION_LINES).map(({ name, v }) => violationLine(name, v));
   if (all.length > MAX_VIOLATION_LINES) {
     lines.push(
       `[... ${formatCount(all.length - MAX_VIOLATION_LINES)} more violations not shown; ${
-        results.length > 1 ? "lint fewer files or" : "lint a smaller piece or"
+        checked.length > 1 ? "lint fewer files or" : "lint a smaller piece or"
       } pass rules to narrow the check]`,
     );
   }
-  const summary = `${formatCount(all.length)} violation${all.length === 1 ? "" : "s"}${where} (${byCode})`;
-  return capText([summary, ...lines, `(${label})`].join("\n"), MAX_OUTPUT_CHARS);
+  const summary = `${formatCount(all.length)} violation${
+    all.length === 1 ? "" : "s"
+  }${where} (${byCode})${notChecked}`;
+  return capText([summary, ...lines, ...skipped, `(${label})`].join("\n"), MAX_OUTPUT_CHARS);
+}
+
+/** `name: not checked, not UTF-8 text` per skipped input, then what to do about inputs that ran out of time. */
+function skippedLines(results: { name: string; skipped?: string }[], verb: string): string[] {
+  const lines = results.flatMap((r) => r.skipped === undefined ? [] : [`${r.name}: ${verb}, ${r.skipped}`]);
+  const unfinished = unfinishedHint(results.map((r) => r.skipped));
+  return unfinished ? [...lines, unfinished] : lines;
 }
 
 /** One formatted input for display: its name (empty when inline), original and outcome. */
@@ -55,7 +79,9 @@ export function renderFormatted(items: FormattedItem[], label: RunLabel): string
   const parts: string[] = [];
   for (const { name, original, outcome } of items) {
     const header = name ? `-- == ${name}: ${status(original, outcome)} ==\n` : "";
-    if (outcome.parseErrors.length) {
+    if (outcome.skipped !== undefined) {
+      parts.push(header.trimEnd());
+    } else if (outcome.parseErrors.length) {
       parts.push(`${header}${notes(name ? "" : "not formatted: ", outcome, original)}`);
     } else if (name && items.length > 1 && outcome.formatted === original) {
       parts.push(header.trimEnd());
@@ -64,6 +90,8 @@ export function renderFormatted(items: FormattedItem[], label: RunLabel): string
       parts.push(`${header}${sql}${notes("", outcome)}`.trimEnd());
     }
   }
+  const unfinished = unfinishedHint(items.map((i) => i.outcome.skipped));
+  if (unfinished) parts.push(`-- ${unfinished}`);
   const hint = items.some((i) => i.name) ? "; files not written: pass write: true to save" : "";
   return capText(`${parts.join("\n\n")}\n\n-- ${label}${hint}`, MAX_OUTPUT_CHARS);
 }
@@ -82,10 +110,25 @@ export function renderWritten(
   });
   const changed = items.filter((i) => i.written).length;
   const summary = `${changed} of ${items.length} file${items.length === 1 ? "" : "s"} rewritten`;
-  return capText([summary, ...lines, `(${label})`].join("\n"), MAX_OUTPUT_CHARS);
+  const unfinished = unfinishedHint(items.map((i) => i.outcome.skipped));
+  return capText(
+    [summary, ...lines, ...(unfinished ? [unfinished] : []), `(${label})`].join("\n"),
+    MAX_OUTPUT_CHARS,
+  );
+}
+
+/** What to do about inputs that ran out of time, or "" when none did. */
+function unfinishedHint(reasons: (string | undefined)[]): string {
+  const late = reasons.filter((reason) => reason !== undefined && isUnfinished(reason));
+  return late.length
+    ? `[${late.length} file${late.length === 1 ? "" : "s"} not finished in time: pass ${
+      late.length === 1 ? "it" : "them"
+    } again in a smaller batch, or raise SQL_MCP_TIMEOUT_MS]`
+    : "";
 }
 
 function status(original: string, outcome: FormatOutcome): string {
+  if (outcome.skipped !== undefined) return `not formatted, ${outcome.skipped}`;
   if (outcome.parseErrors.length) return "not formatted, it does not parse";
   return outcome.formatted === original ? "already formatted" : "formatted";
 }

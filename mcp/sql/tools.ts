@@ -5,7 +5,9 @@ import { ToolError } from "../../lib/mcp/errors.ts";
 import type { Workspace } from "../../lib/workspace/workspace.ts";
 import { type Backend, type BackendEnv, definedEnv, findBackend, missingBackendMessage } from "./backend.ts";
 import { chooseConfig, type ChosenConfig, coreValue } from "./config.ts";
-import { DEFAULT_DIALECT, formatInputs, lintInputs } from "./engine.ts";
+import { DEFAULT_DIALECT, type SqlInput } from "./engine.ts";
+import { type BatchOptions, formatBatch, lintBatch } from "./batch.ts";
+import { scaledTimeoutMs } from "./timeout.ts";
 import { collectInputs, type InputArgs } from "./inputs.ts";
 import { type FormattedItem, renderFormatted, renderLint, renderWritten, type RunLabel } from "./render.ts";
 import { writeTextAtomic } from "./atomic_write.ts";
@@ -16,8 +18,10 @@ export interface SqlDeps {
   workspace: Workspace;
   /** Where backend discovery looks (`PATH`, `SQL_MCP_BACKEND`, `SQRUFF_PATH`, `SQLFLUFF_PATH`). */
   env: BackendEnv;
-  /** Per backend run; the process is killed after it. */
-  timeoutMs: number;
+  /** Time a call may take (`SQL_MCP_TIMEOUT_MS`); by default it scales with the input. */
+  timeoutMs?: number;
+  /** Backend processes at once; default: the core count. */
+  concurrency?: number;
 }
 
 const DIALECT = /^[a-z][a-z0-9_]{0,39}$/;
@@ -47,7 +51,15 @@ export function createTools(deps: SqlDeps): ToolDefinition[] {
     throw new ToolError("unavailable", `${action}: ${missingBackendMessage(deps.env)}`);
   };
 
-  const prepare = async (args: InputArgs & { dialect?: string }, action: string, signal: AbortSignal) => {
+  const prepare = async (
+    args: InputArgs & { dialect?: string },
+    action: string,
+    { step, signal, progress }: {
+      step: "lint" | "format";
+      signal: AbortSignal;
+      progress: (message: string) => void;
+    },
+  ) => {
     const dialect = args.dialect?.trim().toLowerCase() || undefined; // "Snowflake" means snowflake
     if (dialect !== undefined && !DIALECT.test(dialect)) {
       throw new ToolError(
@@ -59,13 +71,18 @@ export function createTools(deps: SqlDeps): ToolDefinition[] {
     const backend = await backendFor(action, signal);
     await deps.workspace.ready(); // The client's roots decide which root's config applies.
     const config = await chooseConfig(backend, deps.workspace.primary);
-    const engine = {
+    const list: SqlInput[] = "inline" in inputs ? [inputs.inline] : inputs.files;
+    const bytes = list.reduce((sum, input) => sum + new TextEncoder().encode(input.content).length, 0);
+    const engine: BatchOptions = {
       backend,
       config,
       dialect,
-      timeoutMs: deps.timeoutMs,
+      timeoutMs: deps.timeoutMs ?? scaledTimeoutMs(step, bytes, list.length),
+      concurrency: deps.concurrency,
       signal,
       env: definedEnv(deps.env),
+      action,
+      onProgress: (done, total) => progress(`${step}: ${done} of ${total} done`),
     };
     return { inputs, engine, label: runLabel(backend, config, dialect) };
   };
@@ -83,13 +100,13 @@ export function createTools(deps: SqlDeps): ToolDefinition[] {
         if (args.write && args.sql !== undefined) {
           throw new ToolError("invalid_argument", `${action}: write needs path or paths, not sql`);
         }
-        const { inputs, engine, label } = await prepare(args, action, signal);
+        const { inputs, engine, label } = await prepare(args, action, { step: "format", signal, progress });
         progress(`formatting with ${label}`);
         if ("inline" in inputs) {
-          const [outcome] = await formatInputs([inputs.inline], engine);
+          const [outcome] = await formatBatch([inputs.inline], engine);
           return renderFormatted([{ name: "", original: inputs.inline.content, outcome }], label);
         }
-        const outcomes = await formatInputs(inputs.files, engine);
+        const outcomes = await formatBatch(inputs.files, engine);
         const items: FormattedItem[] = inputs.files.map((file, i) => ({
           name: file.name,
           original: file.content,
@@ -141,11 +158,11 @@ export function createTools(deps: SqlDeps): ToolDefinition[] {
             `${action}: "${bad}" is not a rule code or name, e.g. CP01`,
           );
         }
-        const { inputs, engine, label } = await prepare(args, action, signal);
+        const { inputs, engine, label } = await prepare(args, action, { step: "lint", signal, progress });
         const list = "inline" in inputs ? [inputs.inline] : inputs.files;
         progress(`linting ${list.length} input${list.length === 1 ? "" : "s"} with ${label}`);
-        const found = await lintInputs(list, { ...engine, rules });
-        return renderLint(list.map((input, i) => ({ name: input.name, violations: found[i] })), label);
+        const found = await lintBatch(list, { ...engine, rules });
+        return renderLint(list.map((input, i) => ({ name: input.name, ...found[i] })), label);
       },
     }),
   ];

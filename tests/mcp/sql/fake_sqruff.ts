@@ -5,7 +5,8 @@
  * and `code: null` for parse errors, `fix PATHS` rewriting in place, exit 1 for violations and errors
  * alike). It only knows upper-case SELECT/FROM and a trailing `where`, and it logs every call with the
  * config it was given to `$FAKE_SQRUFF_LOG`, so the tests can check what the server asks of sqruff on a
- * machine without it. The real-sqruff tests run the same scenarios for real where sqruff is installed.
+ * machine without it. With `$FAKE_SQRUFF_HANG` set, a run over a file containing that text never ends.
+ * The real-sqruff tests run the same scenarios for real where sqruff is installed.
  * @module
  */
 const DIALECTS = ["ansi", "bigquery", "postgres", "snowflake"];
@@ -71,6 +72,16 @@ const diagnostics = (text: string) => {
 };
 
 const [command, ...paths] = rest;
+// A stand-in for a backend stuck on one input: it never ends by itself, so only a kill stops it.
+const hangOn = Deno.env.get("FAKE_SQRUFF_HANG");
+if (hangOn && (command === "lint" || command === "fix")) {
+  const texts = await Promise.all(paths.map((path) => Deno.readTextFile(path)));
+  if (texts.some((text) => text.includes(hangOn))) {
+    if (log) await Deno.writeTextFile(log, JSON.stringify({ hanging: paths }) + "\n", { append: true });
+    setInterval(() => {}, 60_000);
+    await new Promise(() => {});
+  }
+}
 if (command === "lint") {
   const report: Record<string, unknown[]> = {};
   for (const path of paths) report[path] = diagnostics(await Deno.readTextFile(path)).found;

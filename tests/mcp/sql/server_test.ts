@@ -83,7 +83,7 @@ Deno.test({
     assert.equal(result.isError, true);
     assert.match(
       textOf(result),
-      /^Error \[timeout\]: Cannot lint SQL: the backend did not finish within 0\.05 s and was stopped; sqlfluff needs about 1 s per statement/,
+      /^Error \[timeout\]: Cannot lint SQL: sqlfluff did not finish the SQL \(9B\) within 0\.05 s and was stopped; sqlfluff needs about 2 s per KB to lint, 5 s to format; split the SQL into smaller pieces or set SQL_MCP_TIMEOUT_MS \(milliseconds\)$/,
     );
   },
 });

@@ -50,11 +50,17 @@ export const BAD = "select a, from t where\n";
 /** A sql server over `cwd` using the given backend kind (or the environment's choice). */
 export function sqlServer(
   cwd: string,
-  options: { kind?: "sqruff" | "sqlfluff"; env?: Record<string, string>; timeoutMs?: number } = {},
+  options: {
+    kind?: "sqruff" | "sqlfluff";
+    env?: Record<string, string>;
+    timeoutMs?: number;
+    concurrency?: number;
+  } = {},
 ): McpServerHandle {
   return createServer({
     workspace: new Workspace({ cwd }),
     env: { ...env, ...(options.kind ? { SQL_MCP_BACKEND: options.kind } : {}), ...options.env },
     timeoutMs: options.timeoutMs ?? 60_000,
+    concurrency: options.concurrency,
   });
 }
