@@ -78,7 +78,7 @@ async function readInput(
 ): Promise<FileInput & { error?: ToolError }> {
   const name = workspace.display(real);
   // A skipped file is never written: its bytes are only what was read, if anything.
-  const skip = (skipped: string, error: ToolError, bytes = new Uint8Array()) => ({
+  const skip = (skipped: string, error: ToolError, bytes: Uint8Array = new Uint8Array()) => ({
     name,
     real,
     bytes,
