@@ -43,7 +43,14 @@ export async function treeMembers(
 /** Whether anything of the tree is still alive. */
 export async function treeAlive(pgid: number, marker?: string): Promise<boolean> {
   const members = await findTreeMembers(pgid, marker);
-  if (members) return members.length > 0;
+  return members ? members.length > 0 : groupExists(pgid);
+}
+
+/**
+ * Whether group `pgid` has any process, zombies included: one signal, nothing spawned (POSIX; false on
+ * Windows). SIGCONT, because Deno cannot send signal 0 and it is harmless to a running process.
+ */
+export function groupExists(pgid: number): boolean {
   try {
     Deno.kill(-pgid, "SIGCONT");
     return true;
