@@ -73,7 +73,44 @@ export const posixProcess = {
   treeKillArgv(_pid: number): string[] | null {
     return null;
   },
+  /**
+   * Runs a job's shell under a plain `sh` that stays its parent, started with the job's environment only: a
+   * job reading `/proc/$PPID/environ` then finds its own variables, not the server's.
+   */
+  jobParent(invocation: ShellInvocation): ShellInvocation {
+    // `"$@"` is not the last command, so no sh replaces itself with it (exec) and stops being the parent.
+    const args = ["-c", '"$@"\nexit $?', "shell-mcp-job", invocation.program, ...invocation.args];
+    return { program: POSIX_SH, args };
+  },
+  /**
+   * The watchdog: reads `+ <pgid>` / `- <pgid>` lines; at EOF (its parent died: nobody else holds the pipe)
+   * it kills the listed groups and every process whose environment matches the BRE `markerPattern` (Linux
+   * /proc), TERM then KILL a second later. `q` ends it without killing.
+   */
+  watchdogArgv(markerPattern: string): string[] | null {
+    return [POSIX_SH, "-c", WATCHDOG_SCRIPT, "shell-mcp-watchdog", markerPattern];
+  },
 };
+
+/** Every POSIX system has it; the job's parent and the watchdog need nothing more. */
+const POSIX_SH = "/bin/sh";
+
+const WATCHDOG_SCRIPT = `trap '' HUP INT
+groups=' '
+while read -r op id; do
+  case $op:$id in
+  q:) exit 0 ;;
+  *: | *:*[!0-9]* | *:0) ;;
+  +:*) groups="$groups$id " ;;
+  -:*) case $groups in *" $id "*) groups="\${groups%% $id *} \${groups#* $id }" ;; esac ;;
+  esac
+done
+for sig in TERM KILL; do
+  for g in $groups; do kill -s $sig -- "-$g"; done
+  for f in $(grep -lsz -e "$1" /proc/[0-9]*/environ); do p=\${f#/proc/}; kill -s $sig "\${p%/environ}"; done
+  [ $sig = KILL ] || sleep 1
+done 2>/dev/null
+`;
 
 /** `C:\x\pwsh.exe` or `/usr/bin/pwsh` → `pwsh`. */
 export function shellName(shell: string): string {

@@ -72,4 +72,12 @@ export const windowsProcess = {
   treeKillArgv(pid: number): string[] | null {
     return ["taskkill", "/T", "/F", "/PID", String(pid)];
   },
+  /** No intermediate parent on Windows: the shell is the server's child (see docs/servers/shell.md). */
+  jobParent(invocation: ShellInvocation): ShellInvocation {
+    return invocation;
+  },
+  /** No watchdog on Windows yet (a Job Object would be the tool): jobs are killed by the server's cleanup. */
+  watchdogArgv(_markerPattern: string): string[] | null {
+    return null;
+  },
 };

@@ -12,27 +12,35 @@ export interface ProcessRow {
   pgid: number;
   /** Exited but not yet reaped: runs nothing, holds no pipe. */
   zombie: boolean;
+  /** The command line (only the program name from /proc); only when asked for. */
+  command?: string;
 }
 
 const decoder = new TextDecoder();
 
-/** Every process with its group and whether it is a zombie; null when neither `ps` nor /proc is there. */
-export async function listProcesses(): Promise<ProcessRow[] | null> {
+/**
+ * Every process with its group and whether it is a zombie (`commands` adds each command line); null when
+ * neither `ps` nor /proc is there.
+ */
+export async function listProcesses(options: { commands?: boolean } = {}): Promise<ProcessRow[] | null> {
   // Windows has no process groups; a `ps` or `sh` from Git for Windows would list MSYS pids, not Windows ones.
   if (os === "windows") return null;
-  const out = await run("ps", ["-A", "-o", "pid=,pgid=,stat="]);
-  if (out === null) return await listFromProc();
+  const columns = options.commands ? "pid=,pgid=,stat=,args=" : "pid=,pgid=,stat=";
+  const out = await run("ps", ["-A", "-o", columns]);
+  if (out === null) return await listFromProc(options);
   const rows: ProcessRow[] = [];
   for (const line of out.split("\n")) {
-    const [pid, pgid, stat] = line.trim().split(/\s+/);
+    const [pid, pgid, stat, ...args] = line.trim().split(/\s+/);
     if (!pid || !pgid) continue;
-    rows.push({ pid: Number(pid), pgid: Number(pgid), zombie: (stat ?? "").startsWith("Z") });
+    const row: ProcessRow = { pid: Number(pid), pgid: Number(pgid), zombie: (stat ?? "").startsWith("Z") };
+    if (options.commands) row.command = args.join(" ");
+    rows.push(row);
   }
   return rows;
 }
 
 /** The process table from every `/proc/<pid>/stat`, read by one `cat`: Linux without procps (slim containers). */
-export async function listFromProc(): Promise<ProcessRow[] | null> {
+export async function listFromProc(options: { commands?: boolean } = {}): Promise<ProcessRow[] | null> {
   const out = await run("sh", ["-c", "cat /proc/[0-9]*/stat 2>/dev/null; exit 0"]);
   if (!out) return null;
   const rows: ProcessRow[] = [];
@@ -41,7 +49,13 @@ export async function listFromProc(): Promise<ProcessRow[] | null> {
     const close = line.lastIndexOf(")");
     if (close < 0) continue;
     const [state, , pgrp] = line.slice(close + 2).split(" ");
-    rows.push({ pid: Number.parseInt(line, 10), pgid: Number(pgrp), zombie: state === "Z" || state === "X" });
+    const row: ProcessRow = {
+      pid: Number.parseInt(line, 10),
+      pgid: Number(pgrp),
+      zombie: state === "Z" || state === "X",
+    };
+    if (options.commands) row.command = line.slice(line.indexOf("(") + 1, close);
+    rows.push(row);
   }
   return rows;
 }
@@ -55,12 +69,32 @@ export async function findMarked(pids: readonly number[], entry: string, prefix 
   if (pids.length === 0 || os === "windows" || os === "darwin") return [];
   const files = pids.map((pid) => `/proc/${pid}/environ`);
   // -z: NUL-separated entries; -x/-F: whole entry, literally; -l: names of matching files; -s: no noise.
-  const pattern = prefix
-    ? ["-lsz", "-e", `^${entry.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`]
-    : ["-lsxzF", entry];
+  const pattern = prefix ? ["-lsz", "-e", `^${escapeRegExp(entry)}`] : ["-lsxzF", entry];
   const out = await run("grep", [...pattern, "--", ...files]);
   if (out === null) return [];
   return [...out.matchAll(/\/proc\/(\d+)\/environ/g)].map((match) => Number(match[1]));
+}
+
+/**
+ * Every process of ours whose environment holds a `name=...` entry, with that entry's value (Linux only,
+ * through /proc/<pid>/environ; [] elsewhere).
+ */
+export async function readMarkers(name: string): Promise<{ pid: number; value: string }[]> {
+  if (os !== "linux") return [];
+  // -H: file name before each hit; -a: environ files are "binary"; -z: NUL-separated entries; -F: literally
+  // (the entry's start is checked below).
+  const out = await run("sh", ["-c", `exec grep -HaszF -e "$0=" /proc/[0-9]*/environ`, name]);
+  if (!out) return [];
+  const found: { pid: number; value: string }[] = [];
+  for (const entry of out.split("\0")) {
+    const match = /^\/proc\/(\d+)\/environ:([^=]*)=(.*)$/s.exec(entry);
+    if (match && match[2] === name) found.push({ pid: Number(match[1]), value: match[3] });
+  }
+  return found;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 async function run(program: string, args: string[]): Promise<string | null> {

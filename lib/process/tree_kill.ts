@@ -5,7 +5,7 @@
  * @module
  */
 import { processRules } from "../platform/mod.ts";
-import { findMarked, listProcesses } from "./processes.ts";
+import { findMarked, listProcesses, type ProcessRow } from "./processes.ts";
 
 /** How a tree is identified and killed. */
 export interface TreeKillOptions {
@@ -22,19 +22,35 @@ const KILL_WAIT_MS = 1000;
 
 /** Live (not zombie) pids of group `pgid` plus those carrying `marker`; null when `ps` is unavailable. */
 export async function findTreeMembers(pgid: number, marker?: string): Promise<number[] | null> {
-  const rows = await listProcesses();
+  return (await treeMembers(pgid, { marker }))?.map((row) => row.pid) ?? null;
+}
+
+/** Like {@link findTreeMembers}, as process rows (`commands` fills in their command lines). */
+export async function treeMembers(
+  pgid: number,
+  options: { marker?: string; commands?: boolean } = {},
+): Promise<ProcessRow[] | null> {
+  const rows = await listProcesses({ commands: options.commands });
   if (rows === null) return null;
   const live = rows.filter((row) => !row.zombie && row.pid !== Deno.pid);
-  const members = live.filter((row) => row.pgid === pgid).map((row) => row.pid);
-  if (!marker) return members;
-  const others = live.filter((row) => row.pgid !== pgid).map((row) => row.pid);
-  return [...members, ...await findMarked(others, marker)];
+  const members = live.filter((row) => row.pgid === pgid);
+  if (!options.marker) return members;
+  const others = live.filter((row) => row.pgid !== pgid);
+  const marked = new Set(await findMarked(others.map((row) => row.pid), options.marker));
+  return [...members, ...others.filter((row) => marked.has(row.pid))];
 }
 
 /** Whether anything of the tree is still alive. */
 export async function treeAlive(pgid: number, marker?: string): Promise<boolean> {
   const members = await findTreeMembers(pgid, marker);
-  if (members) return members.length > 0;
+  return members ? members.length > 0 : groupExists(pgid);
+}
+
+/**
+ * Whether group `pgid` has any process, zombies included: one signal, nothing spawned (POSIX; false on
+ * Windows). SIGCONT, because Deno cannot send signal 0 and it is harmless to a running process.
+ */
+export function groupExists(pgid: number): boolean {
   try {
     Deno.kill(-pgid, "SIGCONT");
     return true;
@@ -68,6 +84,24 @@ export async function killMarked(prefix: string): Promise<void> {
   if (rows === null) return;
   const live = rows.filter((row) => !row.zombie && row.pid !== Deno.pid).map((row) => row.pid);
   for (const pid of await findMarked(live, prefix, true)) signal(pid, "SIGKILL");
+}
+
+/** Signals each of `pids` politely, then SIGKILLs those still alive after `graceMs` (default 1000). */
+export async function killPids(pids: readonly number[], graceMs = 1000): Promise<void> {
+  if (pids.length === 0) return;
+  for (const pid of pids) signal(pid, processRules.gentleSignal);
+  const alive = async () => {
+    const rows = await listProcesses();
+    const live = new Set(rows?.filter((row) => !row.zombie).map((row) => row.pid));
+    return rows === null ? [...pids] : pids.filter((pid) => live.has(pid));
+  };
+  const deadline = performance.now() + graceMs;
+  let left = await alive();
+  while (left.length > 0 && performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    left = await alive();
+  }
+  for (const pid of left) signal(pid, "SIGKILL");
 }
 
 /** Polls until the tree is gone; false if it still lives after `timeoutMs`. */

@@ -12,7 +12,8 @@ import {
   OutputLog,
   type OutputLogOptions,
 } from "../../lib/process/output_log.ts";
-import { killTree, treeAlive } from "../../lib/process/tree_kill.ts";
+import { killTree } from "../../lib/process/tree_kill.ts";
+import { type GroupWatch, Leftovers } from "./leftovers.ts";
 import { StdinClosedError, StdinQueue, type StdinReport } from "./stdin.ts";
 
 /** A read of a job's output; `midLine` when it jumped the dropped middle to a point inside a line. */
@@ -37,6 +38,8 @@ export interface JobSpec {
   timeoutMs: number;
   graceMs: number;
   log?: OutputLogOptions;
+  /** Kills the job's group if the server dies (POSIX). */
+  watchdog?: GroupWatch;
   now?: () => number;
 }
 
@@ -57,7 +60,8 @@ export class Job {
   #exitCode: number | null = null;
   #signal: string | null = null;
   #endedAt: number | undefined;
-  #orphans = false;
+  #leftovers: Leftovers;
+  #leftoversEnd: "killed" | "timeout" | undefined;
   #pendingState: JobState | undefined;
   #child: Deno.ChildProcess;
   #drains: Drain[];
@@ -84,13 +88,27 @@ export class Job {
       drainStream(child.stdout, (bytes) => this.#append("stdout", bytes)),
       drainStream(child.stderr, (bytes) => this.#append("stderr", bytes)),
     ];
+    // After the shell's end, waiters also wake when a pipe closes: the last holder of the output is gone.
+    for (const drain of this.#drains) drain.done.then(() => this.#state !== "running" && this.#notify());
+    this.#leftovers = new Leftovers({
+      pgid: child.pid,
+      marker: spec.marker,
+      watchdog: spec.watchdog,
+      onGone: () => {
+        clearTimeout(this.#timer);
+        this.#notify();
+      },
+    });
+    // Also covers what the shell leaves running: the timer ends only when the whole group is gone.
     this.#timer = setTimeout(() => this.kill({ reason: "timeout" }), spec.timeoutMs);
     this.#finished = this.#watch();
   }
 
   /** Spawns the job's shell; a spawn failure (missing cwd or shell) becomes a ToolError. */
   static spawn(spec: JobSpec): Job {
-    const invocation = processRules.shellArgv(spec.shell, spec.command, { mergeStderr: spec.mergeStderr });
+    const shell = processRules.shellArgv(spec.shell, spec.command, { mergeStderr: spec.mergeStderr });
+    // The job's parent is started with the job's environment: it shows the job no secret of the server.
+    const invocation = processRules.jobParent(shell);
     let child: Deno.ChildProcess;
     try {
       child = new Deno.Command(invocation.program, {
@@ -128,20 +146,33 @@ export class Job {
 
   /** Whether processes of the job outlived its shell (they may still write output). */
   get orphans(): boolean {
-    return this.#orphans;
+    return this.#leftovers.alive;
+  }
+
+  /** Command lines of the processes that outlived the shell (as of the last check). */
+  get background(): string[] {
+    return this.#leftovers.commands;
+  }
+
+  /** How processes that outlived the shell were ended, when shell_kill or timeout_s ended them. */
+  get backgroundEnd(): "killed" | "timeout" | undefined {
+    return this.#leftoversEnd;
   }
 
   /** Re-checks whether processes that outlived the shell are still alive. */
   async refreshOrphans(): Promise<boolean> {
-    if (this.#orphans && this.#killing === undefined) {
-      this.#orphans = await treeAlive(this.pid, this.#spec.marker);
-    }
-    return this.#orphans;
+    if (this.#leftovers.alive && this.#killing === undefined) await this.#leftovers.check();
+    return this.#leftovers.alive;
   }
 
   /** Whether both output pipes are closed: nothing more can arrive. */
   get quiet(): boolean {
     return this.#drains.every((drain) => drain.ended);
+  }
+
+  /** The shell exited and nothing holds its output open: no more output can come. */
+  get ended(): boolean {
+    return this.#state !== "running" && this.quiet;
   }
 
   /** Milliseconds from start to end (or to now). */
@@ -154,9 +185,12 @@ export class Job {
     return this.#finished;
   }
 
-  /** Resolves when output past `since` exists, the job finished, `timeoutMs` passed or `signal` aborted. */
+  /**
+   * Resolves when output past `since` exists, the job finished and nothing holds its output open any more,
+   * `timeoutMs` passed or `signal` aborted.
+   */
   changed(since: number, timeoutMs: number, signal?: AbortSignal): Promise<void> {
-    if (this.log.total > since || this.#state !== "running" || signal?.aborted) return Promise.resolve();
+    if (this.log.total > since || this.ended || signal?.aborted) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
@@ -236,8 +270,9 @@ export class Job {
   ): Promise<void> {
     if (this.#endedAt === undefined) this.#pendingState ??= options.reason ?? "killed";
     this.#killing ??= (async () => {
+      const leftovers = this.#leftovers.alive;
       // killTree checks the process table first, so a finished tree costs one look and no signal.
-      if (this.#endedAt === undefined || this.#orphans || !this.quiet || options.sweep) {
+      if (this.#endedAt === undefined || leftovers || !this.quiet || options.sweep) {
         await killTree(this.pid, {
           marker: this.#spec.marker,
           signal: options.signal,
@@ -245,7 +280,8 @@ export class Job {
         });
       }
       await this.#finished;
-      this.#orphans = false;
+      if (leftovers) this.#leftoversEnd = options.reason ?? "killed";
+      this.#leftovers.release();
       // Whatever still holds the pipes is beyond reach (no /proc): stop reading.
       await Promise.all(this.#drains.map((drain) => drain.cancel()));
       this.#notify();
@@ -272,7 +308,6 @@ export class Job {
 
   async #watch(): Promise<void> {
     const status = await this.#child.status;
-    clearTimeout(this.#timer);
     this.#endedAt = this.#now();
     this.#exitCode = status.signal ? null : status.code;
     this.#signal = status.signal;
@@ -280,10 +315,8 @@ export class Job {
     let graceTimer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([drained, new Promise((resolve) => graceTimer = setTimeout(resolve, DRAIN_GRACE_MS))]);
     clearTimeout(graceTimer);
-    // Pipes still open after the grace: something of the job is alive and holds them.
-    if (!this.quiet && this.#pendingState === undefined) {
-      this.#orphans = await treeAlive(this.pid, this.#spec.marker);
-    }
+    // What the shell left running may hold no pipe at all (`cmd >/dev/null &`): ask the process table.
+    if (this.#pendingState === undefined) await this.#leftovers.check();
     this.#state = this.#pendingState ?? "exited";
     if (this.#state === "timeout") this.#exitCode = null;
     // Queued input may wait on a background process that holds stdin: the job's end waits a second at most.

@@ -5,6 +5,7 @@ import type { OutputLogOptions } from "../../lib/process/output_log.ts";
 import { findOnPath } from "../../lib/platform/which.ts";
 import { listProcesses } from "../../lib/process/processes.ts";
 import { killMarked } from "../../lib/process/tree_kill.ts";
+import { GroupWatchdog } from "../../lib/process/watchdog.ts";
 import type { Workspace } from "../../lib/workspace/workspace.ts";
 import { jobEnv, MARKER_NAME } from "./env.ts";
 import { Job } from "./job.ts";
@@ -54,9 +55,16 @@ export class JobRegistry {
   #starting = 0;
   /** Tells this registry's jobs from those of other servers (or other instances in one process). */
   #markerPrefix = `${MARKER_NAME}=${Deno.pid}-${crypto.randomUUID().slice(0, 8)}.`;
+  /** Kills every job's group, and what carries our marker, when this process dies without cleaning up. */
+  #watchdog: GroupWatchdog;
 
   constructor(options: JobsOptions) {
     this.#options = options;
+    this.#watchdog = new GroupWatchdog({
+      // A BRE for grep: only the dot of the prefix is special.
+      markerPattern: `^${this.#markerPrefix.replaceAll(".", "\\.")}`,
+      path: options.serverEnv.PATH,
+    });
   }
 
   /** Starts a job; throws when the shell, cwd or a free slot is missing. */
@@ -111,6 +119,7 @@ export class JobRegistry {
     );
     // Linux: whatever still carries one of our markers (left its group, redirected its output) dies too.
     await killMarked(this.#markerPrefix);
+    await this.#watchdog.close();
   }
 
   #assertOpen(): void {
@@ -139,6 +148,7 @@ export class JobRegistry {
       timeoutMs: request.timeoutMs,
       graceMs: this.#options.graceMs ?? 2000,
       log: this.#options.log,
+      watchdog: this.#watchdog,
       now: this.#options.now,
     });
     this.#jobs.set(id, job);

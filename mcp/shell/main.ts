@@ -4,10 +4,12 @@
  * /proc for process trees), --allow-env (PATH, the jobs' environment).
  * @module
  */
+import { log } from "../../lib/log.ts";
 import { serveStdio } from "../../lib/mcp/serve.ts";
 import { Workspace } from "../../lib/workspace/workspace.ts";
 import { parseEnvAllow } from "./env.ts";
 import { FILTER_PROCESS_FLAG, runFilterProcess } from "./filter_process.ts";
+import { reapOrphans } from "./orphans.ts";
 import { createServer } from "./server.ts";
 
 const seconds = (name: string) => Number(Deno.env.get(name)) || undefined;
@@ -16,6 +18,12 @@ if (Deno.args[0] === FILTER_PROCESS_FLAG) {
   // The compiled executable doubles as the process that runs output filters (see filter.ts).
   await runFilterProcess();
 } else {
+  // Jobs of a server that died without its watchdog (killed with it, say) are found by their marker.
+  reapOrphans().then(
+    (pids) =>
+      pids.length && log.info(`Reaped ${pids.length} processes of a dead shell server: ${pids.join(", ")}`),
+    (error) => log.error("Cannot reap the jobs of dead shell servers", error),
+  );
   await serveStdio(createServer({
     workspace: Workspace.fromEnv(),
     serverEnv: Deno.env.toObject(),

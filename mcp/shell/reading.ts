@@ -56,11 +56,11 @@ export async function readPage(job: Job, since: number, options: PageOptions): P
       await job.changed(from, deadline - performance.now(), signal);
       // Batch output that arrives in small bursts: one filter process per interval, not per chunk.
       const pauseMs = Math.min(lastCheck + FILTER_INTERVAL_MS, deadline) - performance.now();
-      if (options.filter && pauseMs > 0 && job.state === "running") await pause(pauseMs, signal);
+      if (options.filter && pauseMs > 0 && !job.ended) await pause(pauseMs, signal);
     }
     await job.refreshOrphans();
-    // Read before the state check could see the end: a page read while running may hold a line back.
-    const running = job.state === "running";
+    // Read before the state check could see the end: a page read while output may come holds a line back.
+    const running = !job.ended;
     let page: Page;
     try {
       page = await readOnce(job, from, { ...options, wholeLines: running });

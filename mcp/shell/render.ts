@@ -41,8 +41,19 @@ export function describeState(job: Job): string {
     case "killed":
       return `killed (${ending}) after ${runtime}`;
     case "exited":
-      return `${ending} after ${runtime}${job.orphans ? "; its background processes still run" : ""}`;
+      return `${ending} after ${runtime}${describeBackground(job)}`;
   }
+}
+
+/** `; its background processes still run (2: npm run dev, node server.js)`, or how they were ended. */
+function describeBackground(job: Job): string {
+  if (job.orphans) {
+    const commands = job.background;
+    const shown = commands.slice(0, 3).join(", ") + (commands.length > 3 ? ", …" : "");
+    return `; its background processes still run${commands.length ? ` (${commands.length}: ${shown})` : ""}`;
+  }
+  if (job.backgroundEnd === "timeout") return "; background processes killed at timeout_s";
+  return job.backgroundEnd === "killed" ? "; background processes killed" : "";
 }
 
 /** Output decoded and cleaned, per stream, with the bytes dropped from its middle. */

@@ -82,8 +82,10 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
         if (signal.aborted) await job.kill();
         const body = renderSlices(readAll(job, 0), {});
         if (job.state !== "running") {
+          const timeoutS = input.timeout_s ?? deps.runTimeoutS ?? 120;
           const hint = job.orphans
-            ? `\n[job ${job.id}: shell_kill job_id=${job.id} stops what still runs]`
+            ? `\n[job ${job.id}: shell_kill job_id=${job.id} stops what still runs; ` +
+              `so does timeout_s (${timeoutS}s)]`
             : "";
           return `${describeState(job)}\n${body || "(no output)"}${hint}`;
         }

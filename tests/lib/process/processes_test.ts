@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { findMarked, listFromProc, listProcesses } from "../../../lib/process/processes.ts";
+import { findMarked, listFromProc, listProcesses, readMarkers } from "../../../lib/process/processes.ts";
 import { os } from "../../../lib/platform/mod.ts";
 
 Deno.test({
@@ -31,6 +31,11 @@ Deno.test({
       assert.deepEqual(await findMarked([child.pid, Deno.pid], "PROCESSES_TEST_MARK=x1"), [child.pid]);
       assert.deepEqual(await findMarked([child.pid], "PROCESSES_TEST_MARK=x"), []);
       assert.deepEqual(await findMarked([child.pid], "PROCESSES_TEST_MARK=", true), [child.pid]);
+      assert.deepEqual(await readMarkers("PROCESSES_TEST_MARK"), [{ pid: child.pid, value: "x1" }]);
+      const withCommands = await listProcesses({ commands: true });
+      assert.match(withCommands?.find((row) => row.pid === child.pid)?.command ?? "", /sleep 30$/);
+      const procCommands = await listFromProc({ commands: true });
+      assert.equal(procCommands?.find((row) => row.pid === child.pid)?.command, "sleep");
     } finally {
       child.kill("SIGKILL");
       await child.status;

@@ -1,0 +1,95 @@
+/**
+ * A watchdog process that kills registered process groups when this process ends by any cause, SIGKILL
+ * included: it reads a pipe that only this process holds open, and EOF on it means we are gone. POSIX only
+ * (see `processRules.watchdogArgv`); elsewhere every call is a no-op.
+ * @module
+ */
+import { processRules } from "../platform/mod.ts";
+import { log } from "../log.ts";
+
+/** Options of {@link GroupWatchdog}. */
+export interface WatchdogOptions {
+  /** grep BRE for environment entries whose processes die with the groups (Linux /proc). */
+  markerPattern: string;
+  /** PATH for the watchdog's `grep` and `sleep`; it gets no other variable. */
+  path?: string;
+}
+
+const encoder = new TextEncoder();
+
+/** One watchdog process for many process groups, started at the first {@link GroupWatchdog.watch}. */
+export class GroupWatchdog {
+  #options: WatchdogOptions;
+  #groups = new Set<number>();
+  #child: Deno.ChildProcess | undefined;
+  #writer: WritableStreamDefaultWriter<Uint8Array> | undefined;
+  #closed = false;
+
+  constructor(options: WatchdogOptions) {
+    this.#options = options;
+  }
+
+  /** Kills group `pgid` if this process dies before {@link unwatch}. */
+  watch(pgid: number): void {
+    if (this.#closed) return;
+    this.#groups.add(pgid);
+    if (!this.#writer) this.#start();
+    else this.#send(`+ ${pgid}\n`);
+  }
+
+  /** Forgets group `pgid` (its processes are gone, so its id may be reused). */
+  unwatch(pgid: number): void {
+    if (this.#groups.delete(pgid)) this.#send(`- ${pgid}\n`);
+  }
+
+  /** Ends the watchdog without killing anything: the caller has already killed what it watched. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#groups.clear();
+    const child = this.#child;
+    const writer = this.#writer;
+    this.#child = this.#writer = undefined;
+    if (!child || !writer) return;
+    await writer.write(encoder.encode("q\n")).catch(() => {});
+    await writer.close().catch(() => {});
+    await child.status;
+  }
+
+  /** Spawns the watchdog and tells it every group watched so far (also after an earlier one died). */
+  #start(): void {
+    const argv = processRules.watchdogArgv(this.#options.markerPattern);
+    if (!argv) return;
+    let child: Deno.ChildProcess;
+    try {
+      child = new Deno.Command(argv[0], {
+        args: argv.slice(1),
+        stdin: "piped",
+        stdout: "null",
+        stderr: "null",
+        clearEnv: true,
+        env: this.#options.path ? { PATH: this.#options.path } : {},
+        // Its own session: a terminal's Ctrl-C to the server's group must not end it.
+        detached: true,
+      }).spawn();
+    } catch (error) {
+      log.error("watchdog: cannot start it; jobs die with this process only through its cleanup", error);
+      return;
+    }
+    const writer = child.stdin.getWriter();
+    this.#child = child;
+    this.#writer = writer;
+    child.status.then(() => {
+      if (this.#child !== child) return;
+      log.error("watchdog: it ended unexpectedly; the next job starts a new one");
+      this.#child = this.#writer = undefined;
+      writer.abort().catch(() => {});
+    });
+    this.#send([...this.#groups].map((pgid) => `+ ${pgid}\n`).join(""));
+  }
+
+  #send(lines: string): void {
+    this.#writer?.write(encoder.encode(lines)).catch(() => {
+      // The watchdog died: its status handler above clears it, and the next watch() starts another.
+    });
+  }
+}

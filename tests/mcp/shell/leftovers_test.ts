@@ -1,0 +1,91 @@
+/** What an exited shell leaves behind: reported, listed, killed by shell_kill and timeout_s, and waited for. */
+import assert from "node:assert/strict";
+import { connect } from "../../_support/connect.ts";
+import { tempWorkspace } from "../../_support/workspace.ts";
+import { isWindows } from "../../../lib/platform/mod.ts";
+import { isAlive, pidsIn, reap, shellServer, waitFor } from "./processes.ts";
+
+const posixOnly = { ignore: isWindows };
+
+interface ListedJob {
+  id: number;
+  state: string;
+  orphans: boolean;
+}
+
+Deno.test({
+  name: "a background process with redirected output is reported, listed and killed by shell_kill",
+  ...posixOnly,
+  fn: async () => {
+    await using ws = await tempWorkspace();
+    await using c = await connect(shellServer(ws.path));
+    const pids: number[] = [];
+    try {
+      for (const command of ["sleep 300 >/dev/null 2>&1 &", "nohup sleep 300 >/dev/null 2>&1 &"]) {
+        const text = await c.text("shell_run", { command: `${command} echo pid:$!` });
+        pids.push(...pidsIn(text));
+        // The command line is the forked shell's until the child has exec'd sleep: both name "sleep 300".
+        assert.match(text, /^exit 0 after \d+\.\ds; its background processes still run \(1: [^\n]*sleep 300/);
+        assert.match(text, /shell_kill job_id=\d stops what still runs/);
+      }
+      assert.equal(pids.length, 2);
+      const { jobs } = (await c.call("shell_list")).structuredContent as { jobs: ListedJob[] };
+      assert.deepEqual(jobs.map((job) => [job.state, job.orphans]), [["exited", true], ["exited", true]]);
+      for (const [index, pid] of pids.entries()) {
+        const text = await c.text("shell_kill", { job_id: index + 1 });
+        assert.match(text, /^job \d exit 0 after \d+\.\ds; background processes killed\n/);
+        assert.equal(await isAlive(pid), false, `pid ${pid} survived shell_kill`);
+      }
+      const after = (await c.call("shell_list")).structuredContent as { jobs: ListedJob[] };
+      assert.deepEqual(after.jobs.map((job) => job.orphans), [false, false]);
+    } finally {
+      reap(pids);
+    }
+  },
+});
+
+Deno.test({
+  name: "timeout_s also kills what an exited shell left running",
+  ...posixOnly,
+  fn: async () => {
+    await using ws = await tempWorkspace();
+    await using c = await connect(shellServer(ws.path));
+    const text = await c.text("shell_run", {
+      command: "sleep 300 & echo pid:$!; echo started",
+      timeout_s: 1,
+    });
+    const pids = pidsIn(text);
+    try {
+      assert.match(text, /^exit 0 after .*its background processes still run/);
+      await waitFor("timeout_s to kill the leftover", async () => {
+        const page = await c.text("shell_output", { job_id: 1 });
+        return /^job 1 exit 0 after \d+\.\ds; background processes killed at timeout_s;/.test(page);
+      }, 8000);
+      assert.equal(await isAlive(pids[0]), false);
+    } finally {
+      reap(pids);
+    }
+  },
+});
+
+Deno.test({
+  name: "long-poll waits for output from background processes that still hold the job's output",
+  ...posixOnly,
+  fn: async () => {
+    await using ws = await tempWorkspace();
+    await using c = await connect(shellServer(ws.path));
+    for (const [jobId, filter] of [[1, undefined], [2, "ready"]] as const) {
+      const run = await c.text("shell_run", { command: "(sleep 1; echo noise; echo ready; sleep 300) &" });
+      assert.match(run, /its background processes still run/);
+      let seen = "";
+      // Each call long-polls until output arrives; without a filter "noise" may come alone first.
+      await waitFor("the background writer's line", async () => {
+        const page = await c.text("shell_output", { job_id: jobId, wait_s: 10, filter });
+        assert.doesNotMatch(page, /\(no new output\)|no line matched/, page);
+        seen += page;
+        return seen.includes("ready");
+      });
+      if (filter) assert.doesNotMatch(seen, /noise/);
+    }
+  },
+});
