@@ -130,8 +130,16 @@ function renderPage(
   const gap = unread.dropped > 0 ? ` (${formatCount(unread.dropped)} bytes before them were dropped)` : "";
   const more = unread.kept > 0 ? `; ${formatCount(unread.kept)} more bytes: call again${gap}` : "";
   const state = job.state === "running" ? `running ${formatRuntime(job.runtimeMs())}` : describeState(job);
+  // A running job's unfinished last line is left for the filter until it ends: say it is there.
+  const waiting = options.filter && job.state === "running" ? unread.kept : 0;
+  const unfinished =
+    `${formatCount(waiting)} bytes of an unfinished line wait; the filter tests it once it ends, ` +
+    "or read it now without filter";
   const empty = unmatched && unmatched.bytes > 0
-    ? `(no line matched: ${formatCount(unmatched.lines)} new lines, ${formatCount(unmatched.bytes)} bytes)`
+    ? `(no line matched: ${formatCount(unmatched.lines)} new lines, ${formatCount(unmatched.bytes)} bytes` +
+      `${waiting > 0 ? `; ${unfinished}` : ""})`
+    : waiting > 0
+    ? `(no finished line yet: ${unfinished})`
     : "(no new output)";
   return `job ${job.id} ${state}; next since=${page.next}${more}\n${body || empty}`;
 }

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { defineTool, type ToolDefinition } from "../../lib/mcp/tool.ts";
 import { ToolError } from "../../lib/mcp/errors.ts";
 import { formatCount } from "../../lib/text/format.ts";
+import { assertValidEnv } from "./env.ts";
 import type { StdinReport } from "./stdin.ts";
 import { type JobRegistry, SHELLS } from "./jobs.ts";
 import { describeState, lastLine, renderSlices } from "./render.ts";
@@ -29,6 +30,9 @@ const DESTRUCTIVE = {
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 const MAX_WAIT_S = 50;
 const SIGNALS = ["SIGTERM", "SIGINT", "SIGHUP", "SIGKILL"] as const;
+
+/** A whole number; a refinement rather than `.int()`, whose JSON schema adds ~6 tokens of bounds per field. */
+const integer = () => z.number().refine(Number.isInteger, "expected an integer");
 
 const jobInput = {
   command: z.string(),
@@ -116,8 +120,8 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
       description:
         "A job's output after cursor since (default: where the last read ended), its state and exit code.",
       input: {
-        job_id: z.number(),
-        since: z.number().optional(),
+        job_id: integer(),
+        since: integer().optional(),
         wait_s: z.number().min(0).max(MAX_WAIT_S).optional().describe("Wait for output or exit"),
         filter: z.string().optional().describe("Regex; only matching lines"),
         raw: z.boolean().optional().describe("Keep ANSI codes and \\r"),
@@ -144,7 +148,7 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
       name: "shell_input",
       description: "Write to a job's stdin (needs stdin=pipe); returns new output.",
       input: {
-        job_id: z.number(),
+        job_id: integer(),
         text: z.string().describe("Newline added if missing"),
         eof: z.boolean().optional().describe("Close stdin after"),
       },
@@ -167,7 +171,7 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
       name: "shell_kill",
       description: "Kill a job's whole process tree. Returns final state and unread output.",
       input: {
-        job_id: z.number(),
+        job_id: integer(),
         signal: z.enum(SIGNALS).optional().describe("Then SIGKILL after 2s"),
       },
       annotations: DESTRUCTIVE,
@@ -237,6 +241,7 @@ function startRequest(input: {
   if (input.command.includes("\0")) {
     throw new ToolError("invalid_argument", "Cannot run a command containing a NUL byte; remove it");
   }
+  assertValidEnv(input.env ?? {});
   return {
     command: input.command,
     shell: input.shell,
