@@ -44,3 +44,12 @@ function snapForward(text: string, start: number): number {
   const room = Math.max(200, (text.length - start) / 5);
   return lineBreak >= 0 && lineBreak - start < room && lineBreak + 1 < text.length ? lineBreak + 1 : start;
 }
+
+/** Characters of user text an error message quotes at most (a 200 KB command must not echo whole). */
+export const MESSAGE_QUOTE_CHARS = 200;
+
+/** `text` short enough to quote in a one-line message: its start, then how much was left out. */
+export function capQuote(text: string, maxChars = MESSAGE_QUOTE_CHARS): string {
+  if (text.length <= maxChars) return text;
+  return `${text.slice(0, maxChars)}… [${formatCount(text.length - maxChars)} more characters]`;
+}

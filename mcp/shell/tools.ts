@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { defineTool, type ToolDefinition } from "../../lib/mcp/tool.ts";
 import { ToolError } from "../../lib/mcp/errors.ts";
+import { capQuote } from "../../lib/text/cap.ts";
 import { formatCount } from "../../lib/text/format.ts";
 import { assertValidEnv } from "./env.ts";
 import type { StdinReport } from "./stdin.ts";
@@ -267,6 +268,6 @@ function compileFilter(source: string): RegExp {
     return new RegExp(source);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new ToolError("invalid_argument", `Cannot use filter "${source}": ${reason}`);
+    throw new ToolError("invalid_argument", `Cannot use filter "${capQuote(source)}": ${capQuote(reason)}`);
   }
 }
