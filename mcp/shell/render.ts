@@ -54,11 +54,6 @@ export interface DecodedOutput {
   midLine?: boolean;
 }
 
-/** The kept output as text: each slice in order, a marker where the middle was dropped, capped as a whole. */
-export function renderSlices(slices: readonly JobSlice[], options: RenderOptions = {}): string {
-  return renderDecoded(decodeSlices(slices, options), options);
-}
-
 /** The slices' bytes as clean text per stream (ANSI codes and `\r` redraws removed unless `raw`). */
 export function decodeSlices(slices: readonly JobSlice[], options: { raw?: boolean } = {}): DecodedOutput {
   const out: string[] = [];

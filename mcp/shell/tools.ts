@@ -7,8 +7,9 @@ import { formatCount } from "../../lib/text/format.ts";
 import { assertValidEnv } from "./env.ts";
 import type { StdinReport } from "./stdin.ts";
 import { type JobRegistry, SHELLS } from "./jobs.ts";
-import { describeState, lastLine, renderSlices } from "./render.ts";
-import { readAll, readPage, settle, untilFinished } from "./reading.ts";
+import { describeState, lastLine, renderDecoded } from "./render.ts";
+import { readPage, settle, untilFinished } from "./reading.ts";
+import { readWhole } from "./whole_read.ts";
 
 /** What the tools need. */
 export interface ToolDeps {
@@ -85,12 +86,15 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
           signal.removeEventListener("abort", stop);
         }
         if (signal.aborted) await job.kill();
-        const body = renderSlices(readAll(job, 0), {});
+        const whole = readWhole(job, 0);
+        const body = renderDecoded(whole.output);
         if (job.state !== "running") {
           const hint = job.orphans
             ? `\n[job ${job.id}: shell_kill job_id=${job.id} stops what still runs]`
             : "";
-          return `${describeState(job)}\n${body || "(no output)"}${hint}`;
+          // A cut names its cursor: the job id must be there to follow it.
+          const id = whole.cutAt === undefined ? "" : `job ${job.id} `;
+          return `${id}${describeState(job)}\n${body || "(no output)"}${hint}`;
         }
         return `job ${job.id} ${describeState(job)}\n${body || "(no output yet)"}\n` +
           `[still running: shell_output job_id=${job.id} follows it, shell_kill job_id=${job.id} stops it]`;
@@ -179,7 +183,7 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
       run: async (input) => {
         const job = jobs.get(input.job_id);
         await job.kill({ signal: input.signal });
-        const body = renderSlices(readAll(job, job.cursor), { headShare: 0.3 });
+        const body = renderDecoded(readWhole(job, job.cursor, { headShare: 0.3 }).output);
         return `job ${job.id} ${describeState(job)}\n${body || "(no unread output)"}`;
       },
     }),
