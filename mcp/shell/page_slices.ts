@@ -26,8 +26,8 @@ export function pageSlice(job: Job, since: number, maxBytes: number): PageSlice 
 export const CHUNK_BYTES = 8192;
 
 /**
- * The kept bytes from `since` to `until` as chunks of about {@link CHUNK_BYTES}, each ending at a line end
- * when one follows within 64 KiB; each chunk's `from` minus its `dropped` is the cursor that re-reads it.
+ * The kept bytes from `since` to `until` as chunks of about {@link CHUNK_BYTES}, each extended to the end of
+ * the line it stops in (a line is never split, except by the dropped middle of the log).
  */
 export function lineChunks(job: Job, since: number, until: number): JobSlice[] {
   const chunks: JobSlice[] = [];
@@ -36,7 +36,8 @@ export function lineChunks(job: Job, since: number, until: number): JobSlice[] {
     let chunk = job.read(cursor, CHUNK_BYTES);
     if (chunk.next > until) chunk = job.read(cursor, until - chunk.from);
     if (chunk.next < until && job.log.peek(chunk.next - 1, chunk.next)[0] !== 10) {
-      const lineStart = job.log.lineStartAfter(chunk.next);
+      // The whole line, however long: a filter must see it whole (and a line split in two could match twice).
+      const lineStart = job.log.lineStartAfter(chunk.next, until - chunk.next);
       if (lineStart !== -1 && lineStart <= until) chunk = job.read(cursor, lineStart - chunk.from);
     }
     if (chunk.next <= cursor) break;

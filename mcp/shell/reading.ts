@@ -93,6 +93,8 @@ interface Page {
   split?: boolean;
   /** A filtered page stopped before the end to fit the response. */
   full?: boolean;
+  /** Where the page's first read began. */
+  start: number;
 }
 
 /** Bytes of output a page holds at most: the response less room for the state line and markers. */
@@ -108,7 +110,7 @@ async function readOnce(
     const slice = pageSlice(job, since, PAGE_BYTES);
     const output = decodeSlices([slice], options);
     const scanned = { bytes: slice.stdout.length + slice.stderr.length, lines: 0 };
-    return { output, next: slice.next, scanned, split: slice.split };
+    return { output, next: slice.next, scanned, split: slice.split, start: since };
   }
   const until = options.wholeLines ? Math.max(since, job.log.lastLineEnd(since)) : job.log.total;
   const chunks = lineChunks(job, since, until);
@@ -136,7 +138,7 @@ async function readOnce(
     scanned.lines += countLines(decoded[i].stdout) + countLines(decoded[i].stderr);
     next = chunks[i].next;
   }
-  return { output, next, scanned, full };
+  return { output, next, scanned, full, start: since };
 }
 
 function renderPage(
@@ -145,7 +147,9 @@ function renderPage(
   options: PageOptions & { unmatched?: { bytes: number; lines: number } },
 ): string {
   const { unmatched } = options;
-  const body = renderDecoded(page.output, options);
+  // Only a filtered page's first chunk can outgrow a response (a very long line); unfiltered, it is all there.
+  const note = `shell_output job_id=${job.id} since=${page.start} without filter shows them`;
+  const body = renderDecoded(page.output, { ...options, note, budget: PAGE_BYTES });
   const unread = job.unread(page.next);
   const gap = unread.dropped > 0 ? ` (${formatCount(unread.dropped)} bytes before them were dropped)` : "";
   const more = unread.kept > 0 ? `; ${formatCount(unread.kept)} more bytes: call again${gap}` : "";

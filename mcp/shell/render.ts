@@ -16,6 +16,8 @@ export interface RenderOptions {
   budget?: number;
   /** Share of a cut budget given to the head (the rest goes to the tail). */
   headShare?: number;
+  /** How to read what a cut leaves out (a cut happens only to a filtered page's one huge chunk). */
+  note?: string;
 }
 
 const decoder = new TextDecoder();

@@ -99,3 +99,18 @@ Deno.test({
     assert.ok(rest.endsWith("\nend"), rest.slice(-100));
   },
 });
+
+Deno.test({
+  name: "a matching line longer than a response is cut with a marker that says how to read it whole",
+  ...posixOnly,
+  fn: async () => {
+    await using ws = await tempWorkspace();
+    await using c = await connect(shellServer(ws.path));
+    await c.text("shell_run", { command: "echo before; printf 'MATCH%0100000d\\n' 0" });
+    const text = await c.text("shell_output", { job_id: 1, since: 0, filter: "MATCH" });
+    assert.ok(text.length <= 30_000, `${text.length}`);
+    const marker =
+      /\n\[\.\.\. [\d,]+ bytes \/ 0 lines cut: shell_output job_id=1 since=0 without filter shows them \.\.\.\]\n/;
+    assert.ok(marker.test(text), text.slice(14_000, 16_000));
+  },
+});
