@@ -69,6 +69,19 @@ export const posixProcess = {
     const script = options.mergeStderr ? `exec 2>&1\n${command}` : command;
     return { program: shell, args: ["-c", script] };
   },
+  /** The script file that runs `command` in `shell` when the inline argv is too long (see {@link tooLongToInline}). */
+  scriptFile(shell: string, command: string, options: ShellArgvOptions = {}): ShellScriptFile {
+    const name = shellName(shell);
+    if (name === "pwsh" || name === "powershell") return powershellScriptFile(command, options);
+    return { suffix: ".sh", content: options.mergeStderr ? `exec 2>&1\n${command}` : command };
+  },
+  /** The argv that runs the script file at `path` (written from {@link scriptFile}) in `shell`. */
+  scriptFileArgv(shell: string, path: string, _options: ShellArgvOptions = {}): ShellInvocation {
+    const name = shellName(shell);
+    if (name === "pwsh" || name === "powershell") return powershellFileInvocation(shell, path);
+    // Read from a file, the script leaves stdin to the job (shell_input), unlike `bash -s`.
+    return { program: shell, args: [path] };
+  },
   /** POSIX kills a tree by signalling its process group, so no helper command is needed. */
   treeKillArgv(_pid: number): string[] | null {
     return null;
@@ -112,6 +125,23 @@ for sig in TERM KILL; do
 done 2>/dev/null
 `;
 
+/** A script to write to a temp file: its name suffix and content. */
+export interface ShellScriptFile {
+  suffix: string;
+  content: string;
+}
+
+/**
+ * Characters of argv beyond which a script goes through a temp file. Linux refuses any one argument over
+ * 128 KiB (MAX_ARG_STRLEN, "Argument list too long") and Windows a command line over 32,767 characters.
+ */
+export const MAX_INLINE_SCRIPT_CHARS = 32 * 1024;
+
+/** Whether an invocation's arguments are too long to pass on the command line. */
+export function tooLongToInline(invocation: ShellInvocation): boolean {
+  return invocation.args.reduce((n, arg) => n + arg.length + 1, 0) > MAX_INLINE_SCRIPT_CHARS;
+}
+
 /** `C:\x\pwsh.exe` or `/usr/bin/pwsh` → `pwsh`. */
 export function shellName(shell: string): string {
   return shell.split(/[\\/]/).pop()!.replace(/\.exe$/i, "").toLowerCase();
@@ -128,20 +158,31 @@ export function powershellInvocation(
   command: string,
   options: ShellArgvOptions = {},
 ): ShellInvocation {
-  const body = options.mergeStderr ? `& {\n${command}\n} *>&1` : command;
-  // A native program's exit code is otherwise lost: PowerShell exits 0 or 1.
-  const script = `${POWERSHELL_PRELUDE}\n${body}\nif ($LASTEXITCODE) { exit $LASTEXITCODE }`;
   return {
     program: shell,
-    args: [
-      "-NoLogo",
-      "-NoProfile",
-      "-NonInteractive",
-      "-OutputFormat",
-      "Text",
-      "-EncodedCommand",
-      utf16Base64(script),
-    ],
+    args: [...POWERSHELL_FLAGS, "-EncodedCommand", utf16Base64(powershellScript(command, options))],
+  };
+}
+
+const POWERSHELL_FLAGS = ["-NoLogo", "-NoProfile", "-NonInteractive", "-OutputFormat", "Text"];
+
+/** The prelude, the command (in a merging block when asked), and the native exit code kept. */
+function powershellScript(command: string, options: ShellArgvOptions): string {
+  const body = options.mergeStderr ? `& {\n${command}\n} *>&1` : command;
+  // A native program's exit code is otherwise lost: PowerShell exits 0 or 1.
+  return `${POWERSHELL_PRELUDE}\n${body}\nif ($LASTEXITCODE) { exit $LASTEXITCODE }`;
+}
+
+/** The PowerShell script of {@link powershellInvocation} as a `.ps1` file; the BOM makes Windows PowerShell 5.1 read UTF-8. */
+export function powershellScriptFile(command: string, options: ShellArgvOptions = {}): ShellScriptFile {
+  return { suffix: ".ps1", content: `\ufeff${powershellScript(command, options)}` };
+}
+
+/** pwsh/powershell argv for a script file; `Bypass` because the default policy refuses to run `.ps1` files. */
+export function powershellFileInvocation(shell: string, path: string): ShellInvocation {
+  return {
+    program: shell,
+    args: [...POWERSHELL_FLAGS, "-ExecutionPolicy", "Bypass", "-File", path],
   };
 }
 

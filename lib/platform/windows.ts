@@ -1,6 +1,14 @@
 /** Windows path and process rules as pure functions, testable on any OS. */
 import { win32 as path } from "node:path";
-import { powershellInvocation, type ShellArgvOptions, type ShellInvocation, shellName } from "./posix.ts";
+import {
+  powershellFileInvocation,
+  powershellInvocation,
+  powershellScriptFile,
+  type ShellArgvOptions,
+  type ShellInvocation,
+  shellName,
+  type ShellScriptFile,
+} from "./posix.ts";
 
 /** The path rules of Windows: drive letters, UNC shares, case-insensitive names, `\` separators. */
 export const windowsPaths = {
@@ -67,6 +75,24 @@ export const windowsProcess = {
     }
     const script = options.mergeStderr ? `exec 2>&1\n${command}` : command;
     return { program: shell, args: ["-c", script] };
+  },
+  /** The script file that runs `command` in `shell` when the inline argv is too long. */
+  scriptFile(shell: string, command: string, options: ShellArgvOptions = {}): ShellScriptFile {
+    const name = shellName(shell);
+    if (name === "pwsh" || name === "powershell") return powershellScriptFile(command, options);
+    // A batch file echoes each command unless told not to; batch syntax applies (`%%i` in for loops).
+    if (name === "cmd") return { suffix: ".cmd", content: `@echo off\r\n${command}\r\n` };
+    return { suffix: ".sh", content: options.mergeStderr ? `exec 2>&1\n${command}` : command };
+  },
+  /** The argv that runs the script file at `path` (written from `scriptFile`) in `shell`. */
+  scriptFileArgv(shell: string, path: string, options: ShellArgvOptions = {}): ShellInvocation {
+    const name = shellName(shell);
+    if (name === "pwsh" || name === "powershell") return powershellFileInvocation(shell, path);
+    if (name === "cmd") {
+      const script = options.mergeStderr ? `"${path}" 2>&1` : `"${path}"`;
+      return { program: shell, args: ["/d", "/s", "/c", `"${script}"`], rawArguments: true };
+    }
+    return { program: shell, args: [path] };
   },
   /** The command that kills `pid` and every descendant still linked to it; `/F` because console apps ignore WM_CLOSE. */
   treeKillArgv(pid: number): string[] | null {

@@ -67,7 +67,7 @@ export class OutputLog {
 
   /** Bytes no longer kept. */
   get dropped(): number {
-    return this.tailStart - Math.min(this.headBytes, this.#total);
+    return Math.max(0, this.#total - this.headBytes - this.tailBytes);
   }
 
   /** Adds a chunk that arrived on `stream`. */
@@ -112,20 +112,25 @@ export class OutputLog {
     return { stdout: concat(parts.stdout), stderr: concat(parts.stderr), dropped, from, next: end, last };
   }
 
-  /** The offset just after the first newline in the kept bytes [from, from + maxScan), or -1 if none. */
+  /**
+   * The offset just after the first newline in the kept bytes [from, from + maxScan), or -1 if none. A
+   * `from` in the dropped middle starts at the kept tail; a scan from the head stops where the head ends.
+   */
   lineStartAfter(from: number, maxScan = 64 * 1024): number {
-    const start = Math.max(from, this.tailStart);
-    const end = Math.min(this.#total, start + maxScan);
+    const start = from >= this.headBytes && from < this.tailStart ? this.tailStart : Math.max(0, from);
+    let end = Math.min(this.#total, start + maxScan);
+    if (start < this.headBytes && end > this.headBytes && this.dropped > 0) end = this.headBytes;
     if (start >= end) return -1;
     const index = this.#bytes(start, end).indexOf(10);
     return index === -1 ? -1 : start + index + 1;
   }
 
-  /** The offset just after the last newline in the kept bytes from `from` to the end, or -1 if none. */
-  lastLineEnd(from: number): number {
+  /** The offset just after the last newline in the kept bytes from `from` to `until` (default: the end), or -1. */
+  lastLineEnd(from: number, until = Infinity): number {
+    const end = Math.min(this.#total, until);
     const regions: [number, number][] = [
-      [Math.max(from, this.tailStart), this.#total],
-      [from, Math.min(this.headBytes, this.#total)],
+      [Math.max(from, this.tailStart), end],
+      [from, Math.min(this.headBytes, end)],
     ];
     for (const [start, end] of regions) {
       // Backwards in chunks: the newline is usually near the end, so most calls copy one chunk.
@@ -136,6 +141,14 @@ export class OutputLog {
       }
     }
     return -1;
+  }
+
+  /** Both streams' kept bytes in [a, b) in arrival order; `a` moves up to where b's kept region starts. */
+  peek(a: number, b: number): Uint8Array {
+    const end = Math.min(b, this.#total);
+    let start = Math.max(0, a);
+    if (end > this.headBytes && this.dropped > 0) start = Math.max(start, this.tailStart);
+    return start < end ? this.#bytes(start, end) : new Uint8Array(0);
   }
 
   #ensureHead(size: number): void {

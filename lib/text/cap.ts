@@ -5,6 +5,8 @@ import { formatCount } from "./format.ts";
 export interface CapOptions {
   /** Share of the budget given to the head; the rest goes to the tail. Default 0.5. */
   headShare?: number;
+  /** How to get what was cut, said inside the marker: `[... 1,024 lines cut: <note> ...]`. */
+  note?: string;
 }
 
 const encoder = new TextEncoder();
@@ -22,9 +24,9 @@ export function capText(text: string, maxChars: number, options: CapOptions = {}
   tailStart = snapForward(text, tailStart);
   const cut = text.slice(headEnd, tailStart);
   const lines = cut.split("\n").length - 1;
-  const marker = `[... ${formatCount(encoder.encode(cut).length)} bytes / ${
-    formatCount(lines)
-  } lines cut ...]`;
+  const marker = `[... ${formatCount(encoder.encode(cut).length)} bytes / ${formatCount(lines)} lines cut${
+    options.note ? `: ${options.note}` : ""
+  } ...]`;
   const head = text.slice(0, headEnd);
   const tail = text.slice(tailStart);
   const before = head === "" || head.endsWith("\n") ? "" : "\n";
@@ -43,4 +45,13 @@ function snapForward(text: string, start: number): number {
   const lineBreak = text.indexOf("\n", start);
   const room = Math.max(200, (text.length - start) / 5);
   return lineBreak >= 0 && lineBreak - start < room && lineBreak + 1 < text.length ? lineBreak + 1 : start;
+}
+
+/** Characters of user text an error message quotes at most (a 200 KB command must not echo whole). */
+export const MESSAGE_QUOTE_CHARS = 200;
+
+/** `text` short enough to quote in a one-line message: its start, then how much was left out. */
+export function capQuote(text: string, maxChars = MESSAGE_QUOTE_CHARS): string {
+  if (text.length <= maxChars) return text;
+  return `${text.slice(0, maxChars)}… [${formatCount(text.length - maxChars)} more characters]`;
 }

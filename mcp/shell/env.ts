@@ -1,4 +1,5 @@
 /** The environment a job sees: the server's (or only its allowlisted part), the call's overlay, our markers. */
+import { ToolError } from "../../lib/mcp/errors.ts";
 
 /** Name of the variable that tags every process of a job, so escapees from its process group are found. */
 export const MARKER_NAME = "SHELL_MCP_JOB";
@@ -23,6 +24,7 @@ export interface JobEnvOptions {
 
 /** Builds a job's environment: `NO_COLOR=1` unless the overlay says otherwise, and the marker always. */
 export function jobEnv(options: JobEnvOptions): JobEnv {
+  assertValidEnv(options.overlay ?? {});
   const [markerName, markerValue] = splitMarker(options.marker);
   const base: Record<string, string> = {};
   if (options.allow) {
@@ -35,6 +37,26 @@ export function jobEnv(options: JobEnvOptions): JobEnv {
     env: { ...base, NO_COLOR: "1", ...options.overlay, [markerName]: markerValue },
     clearEnv: options.allow !== undefined,
   };
+}
+
+/** Refuses what no OS can pass: an empty name, `=` or NUL in a name, NUL in a value. */
+export function assertValidEnv(overlay: Record<string, string>): void {
+  for (const [name, value] of Object.entries(overlay)) {
+    if (name === "" || name.includes("=") || name.includes("\0")) {
+      throw new ToolError(
+        "invalid_argument",
+        `Cannot set env variable ${
+          JSON.stringify(capName(name))
+        }: a name must be non-empty, without "=" or NUL`,
+      );
+    }
+    if (value.includes("\0")) {
+      throw new ToolError(
+        "invalid_argument",
+        `Cannot set env variable "${capName(name)}": its value contains a NUL byte; remove it`,
+      );
+    }
+  }
 }
 
 /** `"PATH, LC_*,HOME"` → `["PATH", "LC_*", "HOME"]`; unset or blank → undefined (no allowlist). */
@@ -52,4 +74,9 @@ function splitMarker(marker: string): [string, string] {
 function globToRegExp(glob: string): RegExp {
   const source = glob.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*");
   return new RegExp(`^${source}$`, "i");
+}
+
+/** A name as echoed in an error: at most 100 characters. */
+function capName(name: string): string {
+  return name.length > 100 ? `${name.slice(0, 99)}…` : name;
 }

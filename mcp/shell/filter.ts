@@ -1,5 +1,6 @@
 /** Line filtering with a hard time budget: the regex runs in a child process that is killed when too slow. */
 import { ToolError } from "../../lib/mcp/errors.ts";
+import { capQuote } from "../../lib/text/cap.ts";
 import { FILTER_PROCESS_FLAG, type FilterRequest } from "./filter_process.ts";
 
 /** Characters of each line a filter tests: a bound on the work per line, whatever the log holds. */
@@ -49,7 +50,7 @@ export async function filterTexts(
       const seconds = Math.round(timeoutMs / 100) / 10;
       throw new ToolError(
         "timeout",
-        `Cannot filter with "${pattern.source}": the pattern took over ${seconds}s (catastrophic ` +
+        `Cannot filter with "${capQuote(pattern.source)}": the pattern took over ${seconds}s (catastrophic ` +
           "backtracking); use a simpler one without nested or overlapping repeats, e.g. a plain word",
       );
     }
@@ -57,7 +58,9 @@ export async function filterTexts(
       const reason = new TextDecoder().decode(result.stderr).trim().split("\n").at(-1);
       throw new ToolError(
         "internal",
-        `Cannot filter with "${pattern.source}": the filter process failed: ${reason}`,
+        `Cannot filter with "${capQuote(pattern.source)}": the filter process failed: ${
+          capQuote(reason ?? "")
+        }`,
       );
     }
     return JSON.parse(new TextDecoder().decode(result.stdout)) as string[];

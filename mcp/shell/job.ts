@@ -5,6 +5,7 @@
  */
 import { ToolError } from "../../lib/mcp/errors.ts";
 import { processRules } from "../../lib/platform/mod.ts";
+import { capQuote } from "../../lib/text/cap.ts";
 import { type Drain, drainStream } from "../../lib/process/drain.ts";
 import {
   incompleteUtf8Tail,
@@ -14,6 +15,7 @@ import {
 } from "../../lib/process/output_log.ts";
 import { killTree } from "../../lib/process/tree_kill.ts";
 import { type GroupWatch, Leftovers } from "./leftovers.ts";
+import { type Launch, prepareLaunch } from "./launch.ts";
 import { StdinClosedError, StdinQueue, type StdinReport } from "./stdin.ts";
 
 /** A read of a job's output; `midLine` when it jumped the dropped middle to a point inside a line. */
@@ -71,10 +73,12 @@ export class Job {
   #finished: Promise<void>;
   #killing: Promise<void> | undefined;
   #spec: JobSpec;
+  #launch: Launch;
   #now: () => number;
 
-  private constructor(spec: JobSpec, child: Deno.ChildProcess) {
+  private constructor(spec: JobSpec, child: Deno.ChildProcess, launch: Launch) {
     this.#spec = spec;
+    this.#launch = launch;
     this.#now = spec.now ?? Date.now;
     this.id = spec.id;
     this.command = spec.command;
@@ -106,11 +110,12 @@ export class Job {
 
   /** Spawns the job's shell; a spawn failure (missing cwd or shell) becomes a ToolError. */
   static spawn(spec: JobSpec): Job {
-    const shell = processRules.shellArgv(spec.shell, spec.command, { mergeStderr: spec.mergeStderr });
-    // The job's parent is started with the job's environment: it shows the job no secret of the server.
-    const invocation = processRules.jobParent(shell);
+    let launch: Launch | undefined;
     let child: Deno.ChildProcess;
     try {
+      launch = prepareLaunch(spec.shell, spec.command, { mergeStderr: spec.mergeStderr });
+      // The job's parent is started with the job's environment: it shows the job no secret of the server.
+      const invocation = processRules.jobParent(launch.invocation);
       child = new Deno.Command(invocation.program, {
         args: invocation.args,
         cwd: spec.cwd,
@@ -123,10 +128,11 @@ export class Job {
         windowsRawArguments: invocation.rawArguments ?? false,
       }).spawn();
     } catch (error) {
+      launch?.cleanup();
       const reason = error instanceof Error ? error.message : String(error);
-      throw new ToolError("unavailable", `Cannot start "${spec.command}": ${reason}`);
+      throw new ToolError("unavailable", `Cannot start "${capQuote(spec.command)}": ${capQuote(reason)}`);
     }
-    return new Job(spec, child);
+    return new Job(spec, child, launch);
   }
 
   /** Final once the shell exited and its output was collected. */
@@ -308,6 +314,7 @@ export class Job {
 
   async #watch(): Promise<void> {
     const status = await this.#child.status;
+    this.#launch.cleanup(); // the shell read its script file (if any) to the end
     this.#endedAt = this.#now();
     this.#exitCode = status.signal ? null : status.code;
     this.#signal = status.signal;

@@ -3,6 +3,7 @@ import { ToolError } from "../../lib/mcp/errors.ts";
 import { processRules } from "../../lib/platform/mod.ts";
 import type { OutputLogOptions } from "../../lib/process/output_log.ts";
 import { findOnPath } from "../../lib/platform/which.ts";
+import { capQuote } from "../../lib/text/cap.ts";
 import { listProcesses } from "../../lib/process/processes.ts";
 import { killMarked } from "../../lib/process/tree_kill.ts";
 import { GroupWatchdog } from "../../lib/process/watchdog.ts";
@@ -75,7 +76,9 @@ export class JobRegistry {
     if (running + this.#starting >= maxRunning) {
       throw new ToolError(
         "unavailable",
-        `Cannot start "${request.command}": ${maxRunning} jobs are already running (the limit); stop one with shell_kill`,
+        `Cannot start "${
+          capQuote(request.command)
+        }": ${maxRunning} jobs are already running (the limit); stop one with shell_kill`,
       );
     }
     // Reserved before the first await: concurrent starts cannot all pass the check above.
@@ -193,9 +196,14 @@ export class JobRegistry {
     try {
       info = await Deno.stat(real);
     } catch {
-      throw new ToolError("not_found", `Cannot run in "${cwd}": no such folder in the workspace`);
+      throw new ToolError(
+        "not_found",
+        `Cannot run in "${capQuote(cwd ?? ".")}": no such folder in the workspace`,
+      );
     }
-    if (!info.isDirectory) throw new ToolError("invalid_argument", `Cannot run in "${cwd}": it is a file`);
+    if (!info.isDirectory) {
+      throw new ToolError("invalid_argument", `Cannot run in "${capQuote(cwd ?? ".")}": it is a file`);
+    }
     return real;
   }
 }

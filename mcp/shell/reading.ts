@@ -3,6 +3,7 @@ import type { LogSlice } from "../../lib/process/output_log.ts";
 import { formatCount } from "../../lib/text/format.ts";
 import type { Job } from "./job.ts";
 import { filterTexts } from "./filter.ts";
+import { lineChunks, pageSlice } from "./page_slices.ts";
 import {
   type DecodedOutput,
   decodeSlices,
@@ -88,7 +89,16 @@ interface Page {
   next: number;
   /** What a filter tested: the page's kept bytes and lines. */
   scanned: { bytes: number; lines: number };
+  /** The page ends inside a line (longer than a page) that the next page continues. */
+  split?: boolean;
+  /** A filtered page stopped before the end to fit the response. */
+  full?: boolean;
+  /** Where the page's first read began. */
+  start: number;
 }
+
+/** Bytes of output a page holds at most: the response less room for the state line and markers. */
+const PAGE_BYTES = RESPONSE_CHARS - 400;
 
 /** One read; `wholeLines` leaves a filter's last, unfinished line for the next read (it may still match). */
 async function readOnce(
@@ -96,27 +106,39 @@ async function readOnce(
   since: number,
   options: PageOptions & { wholeLines: boolean },
 ): Promise<Page> {
-  let slices: LogSlice[];
-  let next: number;
-  if (options.filter) {
-    const until = options.wholeLines ? Math.max(since, job.log.lastLineEnd(since)) : Infinity;
-    slices = readAll(job, since, until);
-    next = Math.max(since, slices.at(-1)?.next ?? since);
-  } else {
-    const slice = job.read(since, RESPONSE_CHARS);
-    slices = [slice];
-    next = slice.next;
+  if (!options.filter) {
+    const slice = pageSlice(job, since, PAGE_BYTES);
+    const output = decodeSlices([slice], options);
+    const scanned = { bytes: slice.stdout.length + slice.stderr.length, lines: 0 };
+    return { output, next: slice.next, scanned, split: slice.split, start: since };
   }
-  const output = decodeSlices(slices, options);
-  const bytes = slices.reduce((n, slice) => n + slice.stdout.length + slice.stderr.length, 0);
-  const scanned = { bytes, lines: countLines(output.stdout) + countLines(output.stderr) };
-  if (options.filter) {
-    [output.stdout, output.stderr] = await filterTexts([output.stdout, output.stderr], options.filter, {
-      timeoutMs: options.filterTimeoutMs,
-      signal: options.signal,
-    });
+  const until = options.wholeLines ? Math.max(since, job.log.lastLineEnd(since)) : job.log.total;
+  const chunks = lineChunks(job, since, until);
+  const decoded = chunks.map((chunk) => decodeSlices([chunk], options));
+  const kept = await filterTexts(decoded.flatMap((d) => [d.stdout, d.stderr]), options.filter, {
+    timeoutMs: options.filterTimeoutMs,
+    signal: options.signal,
+  });
+  // Whole chunks only, while their matches fit: the cursor stops at the first chunk not shown.
+  const output: DecodedOutput = { stdout: "", stderr: "", dropped: 0 };
+  const scanned = { bytes: 0, lines: 0 };
+  let next = since;
+  let full = false;
+  for (let i = 0; i < chunks.length; i++) {
+    const [out, err] = [kept[2 * i], kept[2 * i + 1]];
+    if (i > 0 && output.stdout.length + output.stderr.length + out.length + err.length > PAGE_BYTES) {
+      full = true;
+      break;
+    }
+    output.stdout += out;
+    output.stderr += err;
+    output.dropped += chunks[i].dropped;
+    output.midLine ||= chunks[i].midLine === true;
+    scanned.bytes += chunks[i].stdout.length + chunks[i].stderr.length;
+    scanned.lines += countLines(decoded[i].stdout) + countLines(decoded[i].stderr);
+    next = chunks[i].next;
   }
-  return { output, next, scanned };
+  return { output, next, scanned, full, start: since };
 }
 
 function renderPage(
@@ -125,15 +147,31 @@ function renderPage(
   options: PageOptions & { unmatched?: { bytes: number; lines: number } },
 ): string {
   const { unmatched } = options;
-  const body = renderDecoded(page.output, options);
+  // Only a filtered page's first chunk can outgrow a response (a very long line); unfiltered, it is all there.
+  const note = `shell_output job_id=${job.id} since=${page.start} without filter shows them`;
+  const body = renderDecoded(page.output, { ...options, note, budget: PAGE_BYTES });
   const unread = job.unread(page.next);
   const gap = unread.dropped > 0 ? ` (${formatCount(unread.dropped)} bytes before them were dropped)` : "";
   const more = unread.kept > 0 ? `; ${formatCount(unread.kept)} more bytes: call again${gap}` : "";
   const state = job.state === "running" ? `running ${formatRuntime(job.runtimeMs())}` : describeState(job);
+  // A running job's unfinished last line is left for the filter until it ends: say it is there.
+  const waiting = options.filter && job.state === "running" ? unread.kept : 0;
+  const unfinished =
+    `${formatCount(waiting)} bytes of an unfinished line wait; the filter tests it once it ends, ` +
+    "or read it now without filter";
   const empty = unmatched && unmatched.bytes > 0
-    ? `(no line matched: ${formatCount(unmatched.lines)} new lines, ${formatCount(unmatched.bytes)} bytes)`
+    ? `(no line matched: ${formatCount(unmatched.lines)} new lines, ${formatCount(unmatched.bytes)} bytes` +
+      `${waiting > 0 ? `; ${unfinished}` : ""})`
+    : waiting > 0
+    ? `(no finished line yet: ${unfinished})`
     : "(no new output)";
-  return `job ${job.id} ${state}; next since=${page.next}${more}\n${body || empty}`;
+  const end = page.split
+    ? `…\n[the line goes on: shell_output job_id=${job.id} since=${page.next} continues it]`
+    : page.full
+    ? `\n[... more matches after since=${page.next} did not fit: shell_output job_id=${job.id} ` +
+      `since=${page.next} with the same filter shows them ...]`
+    : "";
+  return `job ${job.id} ${state}; next since=${page.next}${more}\n${body ? `${body}${end}` : empty}`;
 }
 
 function countLines(text: string): number {

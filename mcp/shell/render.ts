@@ -16,6 +16,8 @@ export interface RenderOptions {
   budget?: number;
   /** Share of a cut budget given to the head (the rest goes to the tail). */
   headShare?: number;
+  /** How to read what a cut leaves out (a cut happens only to a filtered page's one huge chunk). */
+  note?: string;
 }
 
 const decoder = new TextDecoder();
@@ -63,11 +65,6 @@ export interface DecodedOutput {
   dropped: number;
   /** The read jumped the dropped middle to a point inside a line (no line start near it). */
   midLine?: boolean;
-}
-
-/** The kept output as text: each slice in order, a marker where the middle was dropped, capped as a whole. */
-export function renderSlices(slices: readonly JobSlice[], options: RenderOptions = {}): string {
-  return renderDecoded(decodeSlices(slices, options), options);
 }
 
 /** The slices' bytes as clean text per stream (ANSI codes and `\r` redraws removed unless `raw`). */

@@ -2,11 +2,14 @@
 import { z } from "zod";
 import { defineTool, type ToolDefinition } from "../../lib/mcp/tool.ts";
 import { ToolError } from "../../lib/mcp/errors.ts";
+import { capQuote } from "../../lib/text/cap.ts";
 import { formatCount } from "../../lib/text/format.ts";
+import { assertValidEnv } from "./env.ts";
 import type { StdinReport } from "./stdin.ts";
 import { type JobRegistry, SHELLS } from "./jobs.ts";
-import { describeState, lastLine, renderSlices } from "./render.ts";
-import { readAll, readPage, settle, untilFinished } from "./reading.ts";
+import { describeState, lastLine, renderDecoded } from "./render.ts";
+import { readPage, settle, untilFinished } from "./reading.ts";
+import { readWhole } from "./whole_read.ts";
 
 /** What the tools need. */
 export interface ToolDeps {
@@ -29,6 +32,9 @@ const DESTRUCTIVE = {
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 const MAX_WAIT_S = 50;
 const SIGNALS = ["SIGTERM", "SIGINT", "SIGHUP", "SIGKILL"] as const;
+
+/** A whole number; a refinement rather than `.int()`, whose JSON schema adds ~6 tokens of bounds per field. */
+const integer = () => z.number().refine(Number.isInteger, "expected an integer");
 
 const jobInput = {
   command: z.string(),
@@ -80,14 +86,17 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
           signal.removeEventListener("abort", stop);
         }
         if (signal.aborted) await job.kill();
-        const body = renderSlices(readAll(job, 0), {});
+        const whole = readWhole(job, 0);
+        const body = renderDecoded(whole.output);
         if (job.state !== "running") {
           const timeoutS = input.timeout_s ?? deps.runTimeoutS ?? 120;
           const hint = job.orphans
             ? `\n[job ${job.id}: shell_kill job_id=${job.id} stops what still runs; ` +
               `so does timeout_s (${timeoutS}s)]`
             : "";
-          return `${describeState(job)}\n${body || "(no output)"}${hint}`;
+          // A cut names its cursor: the job id must be there to follow it.
+          const id = whole.cutAt === undefined ? "" : `job ${job.id} `;
+          return `${id}${describeState(job)}\n${body || "(no output)"}${hint}`;
         }
         return `job ${job.id} ${describeState(job)}\n${body || "(no output yet)"}\n` +
           `[still running: shell_output job_id=${job.id} follows it, shell_kill job_id=${job.id} stops it]`;
@@ -118,8 +127,8 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
       description:
         "A job's output after cursor since (default: where the last read ended), its state and exit code.",
       input: {
-        job_id: z.number(),
-        since: z.number().optional(),
+        job_id: integer(),
+        since: integer().optional(),
         wait_s: z.number().min(0).max(MAX_WAIT_S).optional().describe("Wait for output or exit"),
         filter: z.string().optional().describe("Regex; only matching lines"),
         raw: z.boolean().optional().describe("Keep ANSI codes and \\r"),
@@ -146,7 +155,7 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
       name: "shell_input",
       description: "Write to a job's stdin (needs stdin=pipe); returns new output.",
       input: {
-        job_id: z.number(),
+        job_id: integer(),
         text: z.string().describe("Newline added if missing"),
         eof: z.boolean().optional().describe("Close stdin after"),
       },
@@ -169,14 +178,14 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
       name: "shell_kill",
       description: "Kill a job's whole process tree. Returns final state and unread output.",
       input: {
-        job_id: z.number(),
+        job_id: integer(),
         signal: z.enum(SIGNALS).optional().describe("Then SIGKILL after 2s"),
       },
       annotations: DESTRUCTIVE,
       run: async (input) => {
         const job = jobs.get(input.job_id);
         await job.kill({ signal: input.signal });
-        const body = renderSlices(readAll(job, job.cursor), { headShare: 0.3 });
+        const body = renderDecoded(readWhole(job, job.cursor, { headShare: 0.3 }).output);
         return `job ${job.id} ${describeState(job)}\n${body || "(no unread output)"}`;
       },
     }),
@@ -239,6 +248,7 @@ function startRequest(input: {
   if (input.command.includes("\0")) {
     throw new ToolError("invalid_argument", "Cannot run a command containing a NUL byte; remove it");
   }
+  assertValidEnv(input.env ?? {});
   return {
     command: input.command,
     shell: input.shell,
@@ -264,6 +274,6 @@ function compileFilter(source: string): RegExp {
     return new RegExp(source);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new ToolError("invalid_argument", `Cannot use filter "${source}": ${reason}`);
+    throw new ToolError("invalid_argument", `Cannot use filter "${capQuote(source)}": ${capQuote(reason)}`);
   }
 }

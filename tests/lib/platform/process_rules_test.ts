@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { posixProcess, shellName, utf16Base64 } from "../../../lib/platform/posix.ts";
+import { posixProcess, shellName, tooLongToInline, utf16Base64 } from "../../../lib/platform/posix.ts";
 import { windowsProcess } from "../../../lib/platform/windows.ts";
 
 const decodeUtf16 = (b64: string) => {
@@ -57,4 +57,38 @@ Deno.test("Windows kills trees with taskkill /T /F and never detaches", () => {
 Deno.test("shellName strips folders and .exe", () => {
   assert.equal(shellName("C:\\x\\PWSH.EXE"), "pwsh");
   assert.equal(shellName("/usr/bin/zsh"), "zsh");
+});
+
+Deno.test("a script too long for argv runs from a file: bash <file>, pwsh -File with a BOM, cmd a quiet .cmd", () => {
+  const long = `echo ${"x".repeat(40_000)}`;
+  assert.equal(tooLongToInline(posixProcess.shellArgv("bash", "echo hi")), false);
+  assert.equal(tooLongToInline(posixProcess.shellArgv("bash", long)), true);
+  // PowerShell's base64 UTF-16 is 2.7 times the script: 13,000 characters are already too many.
+  assert.equal(tooLongToInline(windowsProcess.shellArgv("pwsh", "x".repeat(13_000))), true);
+  assert.deepEqual(posixProcess.scriptFile("/bin/bash", "ls", { mergeStderr: true }), {
+    suffix: ".sh",
+    content: "exec 2>&1\nls",
+  });
+  assert.deepEqual(posixProcess.scriptFileArgv("/bin/bash", "/tmp/s.sh"), {
+    program: "/bin/bash",
+    args: ["/tmp/s.sh"],
+  });
+  const ps1 = windowsProcess.scriptFile("pwsh.exe", "dir");
+  assert.equal(ps1.suffix, ".ps1");
+  assert.match(ps1.content, /^\ufeff\[Console\]::OutputEncoding=.*\ndir\nif \(\$LASTEXITCODE\)/s);
+  assert.deepEqual(windowsProcess.scriptFileArgv("pwsh.exe", "C:\\T\\s.ps1").args.slice(-4), [
+    "-ExecutionPolicy",
+    "Bypass",
+    "-File",
+    "C:\\T\\s.ps1",
+  ]);
+  assert.deepEqual(windowsProcess.scriptFile("cmd", "dir"), {
+    suffix: ".cmd",
+    content: "@echo off\r\ndir\r\n",
+  });
+  assert.deepEqual(windowsProcess.scriptFileArgv("cmd", "C:\\T\\s.cmd", { mergeStderr: true }), {
+    program: "cmd",
+    args: ["/d", "/s", "/c", '""C:\\T\\s.cmd" 2>&1"'],
+    rawArguments: true,
+  });
 });

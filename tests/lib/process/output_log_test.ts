@@ -94,3 +94,11 @@ Deno.test("OutputLog lastLineEnd finds the end of the last full line in the head
   assert.equal(log.lastLineEnd(0), 16);
   assert.equal(log.lastLineEnd(16), -1);
 });
+
+Deno.test("OutputLog drops nothing while the output fits in its head", () => {
+  const log = new OutputLog({ headBytes: 10, tailBytes: 4 });
+  log.append("stdout", bytes("abc\ndef"));
+  assert.equal(log.dropped, 0);
+  assert.equal(log.lineStartAfter(1), 4);
+  assert.equal(text(log.peek(2, 6)), "c\nde");
+});

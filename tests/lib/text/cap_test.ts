@@ -35,3 +35,11 @@ Deno.test("formatCount and formatSize", () => {
   assert.equal(formatSize(2150), "2.1K");
   assert.equal(formatSize(5_300_000), "5.1M");
 });
+
+Deno.test("capText says inside its marker how to get what was cut", () => {
+  const text = Array.from({ length: 100 }, (_, i) => `line ${i}`).join("\n");
+  assert.match(
+    capText(text, 300, { note: "since=7 shows them" }),
+    /\n\[\.\.\. [\d,]+ bytes \/ \d+ lines cut: since=7 shows them \.\.\.\]\n/,
+  );
+});

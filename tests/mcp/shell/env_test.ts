@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { ToolError } from "../../../lib/mcp/errors.ts";
 import { jobEnv, parseEnvAllow } from "../../../mcp/shell/env.ts";
 
 const serverEnv = { PATH: "/bin", HOME: "/h", LC_ALL: "C", LC_TIME: "x", AWS_SECRET: "s" };
@@ -24,4 +25,22 @@ Deno.test("parseEnvAllow: unset or blank means no allowlist", () => {
   assert.equal(parseEnvAllow(undefined), undefined);
   assert.equal(parseEnvAllow("  "), undefined);
   assert.deepEqual(parseEnvAllow("A,B*"), ["A", "B*"]);
+});
+
+Deno.test("jobEnv refuses env names that are empty or hold = or NUL, and values with NUL, naming the variable", () => {
+  const marker = "SHELL_MCP_JOB=9.3";
+  for (const name of ["", "A=B", "A\0B"]) {
+    assert.throws(
+      () => jobEnv({ serverEnv, overlay: { [name]: "1" }, marker }),
+      (error: unknown) =>
+        error instanceof ToolError && error.code === "invalid_argument" &&
+        error.message.startsWith(`Cannot set env variable ${JSON.stringify(name)}: a name must be`),
+    );
+  }
+  assert.throws(
+    () => jobEnv({ serverEnv, overlay: { OK: "1", BAD: "x\0y" }, marker }),
+    (error: unknown) =>
+      error instanceof ToolError && error.code === "invalid_argument" &&
+      error.message === 'Cannot set env variable "BAD": its value contains a NUL byte; remove it',
+  );
 });
