@@ -6,6 +6,7 @@
 import { ToolError } from "../mcp/errors.ts";
 import { platform, toSlashes } from "../platform/mod.ts";
 import { realResolve } from "./resolve.ts";
+import { pathError, quotablePath } from "./path_error.ts";
 
 /** Where the workspace roots came from. */
 export type RootSource = "env" | "roots" | "cwd";
@@ -112,11 +113,13 @@ export class Workspace {
     }
     await this.#pending;
     const absolute = platform.path.resolve(this.primary, path === "" ? "." : path);
-    const real = await realResolve(absolute);
+    const real = await realResolve(absolute).catch((error) => {
+      throw pathError(error, `Cannot use "${quotablePath(path)}"`);
+    });
     if (!this.contains(real)) {
       throw new ToolError(
         "outside_workspace",
-        `Cannot use "${path}": it resolves outside the workspace (${
+        `Cannot use "${quotablePath(path)}": it resolves outside the workspace (${
           toSlashes(this.primary)
         }); use a path inside it`,
       );

@@ -188,7 +188,9 @@ async function pass(
 /** ripgrep's own words for a bad regex, glob or type, as an invalid_argument error. */
 function ripgrepError(request: GrepRequest, stderr: string): ToolError {
   let reason = stderr.replace(/^rg: /gm, "").trim() || "ripgrep failed without a message";
-  if (/regex|glob|file type|PCRE2|look-?around|backreference/i.test(reason)) {
+  // "error building NFA": a pattern or glob too large for ripgrep's automata.
+  if (/NFA|size limit/.test(reason)) reason += "; the pattern or a glob is too large, shorten it";
+  if (/regex|glob|file type|PCRE2|look-?around|backreference|NFA|size limit/i.test(reason)) {
     // ripgrep suggests its own flags; the model's switches are the tool's arguments.
     reason = reason
       .replace(/\s*Consider enabling PCRE2[\s\S]*$/, "\nSet pcre2: true for look-around and backreferences")

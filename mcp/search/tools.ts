@@ -1,7 +1,8 @@
 /** The search server's tool table: search_grep and search_glob over ripgrep. */
 import { z } from "zod";
 import { defineTool, type ToolDefinition } from "../../lib/mcp/tool.ts";
-import { ToolError, toToolError } from "../../lib/mcp/errors.ts";
+import { ToolError } from "../../lib/mcp/errors.ts";
+import { pathError, quotablePath } from "../../lib/workspace/path_error.ts";
 import type { Ripgrep } from "../../lib/ripgrep/locate.ts";
 import type { Workspace } from "../../lib/workspace/workspace.ts";
 import { platform } from "../../lib/platform/mod.ts";
@@ -152,7 +153,7 @@ async function targets(
   try {
     info = await Deno.stat(real);
   } catch (error) {
-    throw toToolError(error, `Cannot search "${path}"`);
+    throw pathError(error, `Cannot search "${quotablePath(path)}"`);
   }
   // ripgrep would block on a FIFO until the timeout: refuse pipes, sockets and devices up front.
   if (!info.isFile && !info.isDirectory) {
