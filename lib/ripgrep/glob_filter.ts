@@ -8,6 +8,7 @@
  */
 
 import { ToolError } from "../mcp/errors.ts";
+import { compileGlob, GlobSyntaxError } from "./glob_match.ts";
 
 /** How a list of globs is applied. */
 export interface GlobFilter {
@@ -22,7 +23,7 @@ export interface GlobFilter {
 interface CompiledGlob {
   exclude: boolean;
   dirOnly: boolean;
-  regex: RegExp;
+  test: (path: string) => boolean;
 }
 
 /** Compiles `globs` (ripgrep syntax, later globs win, `!` negates); a malformed glob is an invalid_argument. */
@@ -52,7 +53,7 @@ export function globFilter(globs: string[]): GlobFilter {
 }
 
 function lastMatch(globs: CompiledGlob[], path: string, isDir: boolean): CompiledGlob | undefined {
-  return globs.findLast((glob) => (isDir || !glob.dirOnly) && glob.regex.test(path));
+  return globs.findLast((glob) => (isDir || !glob.dirOnly) && glob.test(path));
 }
 
 /** `./a/b` → [a, b]; an absolute path loses its root, so unanchored globs still match its tail. */
@@ -73,52 +74,12 @@ function compile(glob: string): CompiledGlob {
   if (!anchored && !body.startsWith("**/")) body = `**/${body}`;
   // `dir/**` matches what is inside the folder, not the folder itself.
   if (body.endsWith("/**")) body = `${body}/*`;
-  return { exclude, dirOnly, regex: new RegExp(`^${toRegex(body, glob)}$`, "u") };
-}
-
-/** Glob syntax → regex source: `*`, `?` stay within one path part, `**` spans parts, `[...]`, `{a,b}`. */
-function toRegex(glob: string, original: string): string {
-  let out = "";
-  let depth = 0;
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i];
-    if (c === "\\") {
-      i++;
-      if (i >= glob.length) throw badGlob(original, 'dangling "\\"');
-      out += escape(glob[i]);
-    } else if (c === "*" && glob[i + 1] === "*") {
-      const atStart = i === 0 || glob[i - 1] === "/";
-      const atEnd = i + 2 === glob.length || glob[i + 2] === "/";
-      if (atStart && glob[i + 2] === "/") {
-        out += "(?:.*/)?";
-        i += 2;
-      } else if (atStart && atEnd) {
-        out += ".*";
-        i += 1;
-      } else {
-        out += "[^/]*";
-        i += 1;
-      }
-    } else if (c === "*") out += "[^/]*";
-    else if (c === "?") out += "[^/]";
-    else if (c === "[") {
-      const close = glob.indexOf("]", glob[i + 1] === "!" || glob[i + 1] === "^" ? i + 3 : i + 2);
-      if (close < 0) throw badGlob(original, 'unclosed character class; missing "]"');
-      let set = glob.slice(i + 1, close);
-      if (set.startsWith("!")) set = `^${set.slice(1)}`;
-      out += `[${set.replaceAll("\\", "\\\\").replaceAll("[", "\\[")}]`;
-      i = close;
-    } else if (c === "{") {
-      depth++;
-      out += "(?:";
-    } else if (c === "}" && depth > 0) {
-      depth--;
-      out += ")";
-    } else if (c === "," && depth > 0) out += "|";
-    else out += escape(c);
+  try {
+    return { exclude, dirOnly, test: compileGlob(body) };
+  } catch (error) {
+    if (error instanceof GlobSyntaxError) throw badGlob(glob, error.message);
+    throw error;
   }
-  if (depth > 0) throw badGlob(original, 'unclosed alternate group; missing "}"');
-  return out;
 }
 
 function badGlob(glob: string, reason: string): ToolError {
@@ -126,8 +87,4 @@ function badGlob(glob: string, reason: string): ToolError {
     "invalid_argument",
     `Cannot use glob "${glob}": ${reason}; escape literal characters with "\\"`,
   );
-}
-
-function escape(c: string): string {
-  return /[\\^$.*+?()[\]{}|/]/.test(c) ? `\\${c}` : c;
 }

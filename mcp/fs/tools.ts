@@ -7,6 +7,9 @@ import { readFiles } from "./read.ts";
 import { listTree } from "./list.ts";
 import { statPath } from "./stat.ts";
 
+/** Most paths one fs_read call takes, in an array or a JSON-encoded one. */
+const MAX_PATHS = 20;
+
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
 /** The tools, closed over their dependencies. */
@@ -72,9 +75,6 @@ export function createTools(deps: FsDeps): ToolDefinition[] {
     }),
   ];
 }
-
-/** Most paths one fs_read call takes, in an array or a JSON-encoded one. */
-const MAX_PATHS = 20;
 
 /** A list, also when a model sent the list JSON-encoded in a string, held to the array form's limits. */
 function pathList(path: string | string[]): string[] {

@@ -18,6 +18,7 @@ const TREE = [
   "test/keep.ts",
   "docs/[x].md",
   "README",
+  "é.txt",
 ];
 
 const GLOBS: string[][] = [
@@ -43,6 +44,14 @@ const GLOBS: string[][] = [
   ["**/deep/*"],
   ["docs/\\[x\\].md"],
   ["README"],
+  ["[!a]*.ts"],
+  ["[a-c].*"],
+  ["{src,test}/**/*.{ts,tsx}"],
+  ["{src/{deep,x},dist}/**"],
+  ["**/*.m?"],
+  ["src/**/deep/**"],
+  ["!src/"],
+  ["é*"],
 ];
 
 /** Without ignore rules ripgrep's override globs filter exactly as the narrowing filter must. */
@@ -67,4 +76,11 @@ Deno.test("globFilter hands ripgrep only negations no later glob overrules, and 
   assert.deepEqual(globFilter(["*.ts", "*.{js,mjs}"]).nameGlobs, ["*.ts", "*.{js,mjs}"]);
   assert.deepEqual(globFilter(["*.ts", "src/**"]).nameGlobs, []);
   assert.throws(() => globFilter(["[ab"]), (e) => e instanceof ToolError && e.code === "invalid_argument");
+});
+
+Deno.test("globFilter matches without backtracking: a glob of many stars against a long name", () => {
+  // A backtracking regex takes exponential time here; the state-set matcher is linear.
+  const filter = globFilter(["src/" + "*a".repeat(40) + "*b"]);
+  assert.equal(filter.matches("src/" + "a".repeat(200) + "c"), false);
+  assert.equal(filter.matches("src/" + "a".repeat(200) + "b"), true);
 });
