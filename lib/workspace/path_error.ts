@@ -5,23 +5,39 @@
  */
 import { ToolError, toToolError } from "../mcp/errors.ts";
 
+/** Whether `error` is about the path itself: a symlink loop or a name too long. */
+export function isPathError(error: unknown): boolean {
+  return isLoop(error) || isTooLong(error);
+}
+
 /** `action` (`Cannot read "a"`) plus the reason for a path error; other errors go to `toToolError`. */
 export function pathError(error: unknown, action: string): ToolError {
   if (error instanceof ToolError) return error;
-  const code = (error as { code?: string } | null)?.code;
-  if (error instanceof Deno.errors.FilesystemLoop || code === "ELOOP") {
+  if (isLoop(error)) {
     return new ToolError(
       "invalid_argument",
       `${action}: a symlink loop (too many levels of symbolic links); point the link at a real file or folder`,
     );
   }
-  if (code === "ENAMETOOLONG" || /name too long|filename.*too long/i.test(String(error))) {
+  if (isTooLong(error)) {
     return new ToolError(
       "invalid_argument",
       `${action}: the path is too long (a name over 255 bytes or a path over 4,096 bytes); shorten it`,
     );
   }
   return toToolError(error, action);
+}
+
+function isLoop(error: unknown): boolean {
+  return error instanceof Deno.errors.FilesystemLoop || errorCode(error) === "ELOOP";
+}
+
+function isTooLong(error: unknown): boolean {
+  return errorCode(error) === "ENAMETOOLONG" || /name too long/i.test(String(error));
+}
+
+function errorCode(error: unknown): string | undefined {
+  return (error as { code?: string } | null)?.code;
 }
 
 /** A path as quoted in a message: a very long one keeps its start and end around an ellipsis. */

@@ -6,7 +6,7 @@
 import { ToolError } from "../mcp/errors.ts";
 import { platform, toSlashes } from "../platform/mod.ts";
 import { realResolve } from "./resolve.ts";
-import { pathError, quotablePath } from "./path_error.ts";
+import { isPathError, pathError, quotablePath } from "./path_error.ts";
 
 /** Where the workspace roots came from. */
 export type RootSource = "env" | "roots" | "cwd";
@@ -114,7 +114,8 @@ export class Workspace {
     await this.#pending;
     const absolute = platform.path.resolve(this.primary, path === "" ? "." : path);
     const real = await realResolve(absolute).catch((error) => {
-      throw pathError(error, `Cannot use "${quotablePath(path)}"`);
+      // Other errors keep their OS type: each server words them (edit-mcp's io_error with the OS code).
+      throw isPathError(error) ? pathError(error, `Cannot use "${quotablePath(path)}"`) : error;
     });
     if (!this.contains(real)) {
       throw new ToolError(
