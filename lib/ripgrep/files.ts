@@ -1,6 +1,8 @@
 /** Lists files the way ripgrep sees them (`rg --files`): gitignore, `.ignore` and `.rgignore` respected. */
 import type { Ripgrep } from "./locate.ts";
 import { RipgrepRun } from "./run.ts";
+import { globFilter } from "./glob_filter.ts";
+import { ignoreRuleArgs, type IgnoreRules, keepListed } from "./ignore_rules.ts";
 
 /** What to list. */
 export interface ListFilesOptions {
@@ -8,7 +10,7 @@ export interface ListFilesOptions {
   cwd: string;
   /** Paths (relative to cwd) to list under; default the cwd. */
   paths?: string[];
-  /** ripgrep globs, `!` negates: `*.ts`, `!**\/dist/**`. */
+  /** ripgrep globs, `!` negates: `*.ts`, `!**\/dist/**`. They only narrow the ignore-aware listing. */
   globs?: string[];
   /** Include hidden files and folders. */
   hidden?: boolean;
@@ -18,8 +20,8 @@ export interface ListFilesOptions {
   maxDepth?: number;
   /** `path` (single-threaded, stable), `newest` (most recently modified first); default unsorted. */
   sort?: "path" | "newest";
-  /** False: honour .gitignore outside git repositories too (`--no-require-git`). Default true. */
-  requireGit?: boolean;
+  /** The cwd lies in a git repository (`insideGitRepo`); false also honours .gitignore without one. Default true. */
+  inGitRepo?: boolean;
   /** Print `/` separators on every OS (`--path-separator /`). */
   slashes?: boolean;
   signal?: AbortSignal;
@@ -27,17 +29,11 @@ export interface ListFilesOptions {
 
 /** The `rg --files` argv for `options`. */
 export function listFilesArgs(options: ListFilesOptions): string[] {
-  const args = ["--files", "--no-config", "--no-messages"];
-  if (options.hidden) args.push("--hidden");
-  if (options.noIgnore) args.push("--no-ignore");
+  const args = ["--files", "--no-config", "--no-messages", ...ignoreRuleArgs(ignoreRules(options))];
   if (options.maxDepth !== undefined) args.push("--max-depth", String(options.maxDepth));
-  if (options.requireGit === false) args.push("--no-require-git");
   if (options.slashes) args.push("--path-separator", "/");
   if (options.sort === "path") args.push("--sort", "path");
   if (options.sort === "newest") args.push("--sortr", "modified");
-  for (const glob of options.globs ?? []) args.push("--glob", glob);
-  // Never list the repository's own database, even with `hidden`.
-  if (options.hidden) args.push("--glob", "!.git/");
   args.push("--", ...(options.paths?.length ? options.paths : ["."]));
   return args;
 }
@@ -50,11 +46,24 @@ export function listFiles(
   rg: Ripgrep,
   options: ListFilesOptions,
 ): { run: RipgrepRun; paths: AsyncGenerator<string> } {
+  const keep = keepListed(ignoreRules(options), options.paths);
   const run = new RipgrepRun(rg, listFilesArgs(options), { cwd: options.cwd, signal: options.signal });
   async function* paths() {
-    for await (const line of run.lines()) yield withoutDotPrefix(line);
+    for await (const line of run.lines()) {
+      const path = withoutDotPrefix(line);
+      if (keep(path)) yield path;
+    }
   }
   return { run, paths: paths() };
+}
+
+function ignoreRules(options: ListFilesOptions): IgnoreRules {
+  return {
+    hidden: options.hidden,
+    noIgnore: options.noIgnore,
+    inGitRepo: options.inGitRepo ?? true,
+    globs: options.globs?.length ? globFilter(options.globs) : undefined,
+  };
 }
 
 /** `./src/a.ts` → `src/a.ts`; also Windows' `.\src\a.ts`, since ripgrep joins with the OS separator. */

@@ -7,6 +7,7 @@ import { ToolError } from "../mcp/errors.ts";
 import { platform, toSlashes } from "../platform/mod.ts";
 import { realResolve } from "./resolve.ts";
 import { fromPathForm } from "./path_forms.ts";
+import { isPathError, pathError, quotablePath } from "./path_error.ts";
 
 /** Where the workspace roots came from. */
 export type RootSource = "env" | "roots" | "cwd";
@@ -114,11 +115,14 @@ export class Workspace {
     await this.#pending;
     const plain = fromPathForm(path);
     const absolute = platform.path.resolve(this.primary, plain === "" ? "." : plain);
-    const real = await realResolve(absolute);
+    const real = await realResolve(absolute).catch((error) => {
+      // Other errors keep their OS type: each server words them (edit-mcp's io_error with the OS code).
+      throw isPathError(error) ? pathError(error, `Cannot use "${quotablePath(path)}"`) : error;
+    });
     if (!this.contains(real)) {
       throw new ToolError(
         "outside_workspace",
-        `Cannot use "${path}": it resolves outside the workspace (${
+        `Cannot use "${quotablePath(path)}": it resolves outside the workspace (${
           toSlashes(this.primary)
         }); use a path inside it`,
       );

@@ -7,6 +7,7 @@
 import { ToolError } from "../../lib/mcp/errors.ts";
 import { platform, toSlashes } from "../../lib/platform/mod.ts";
 import { listFiles } from "../../lib/ripgrep/files.ts";
+import { insideGitRepo } from "../../lib/ripgrep/ignore_rules.ts";
 import { RIPGREP_HINT } from "../../lib/ripgrep/locate.ts";
 import { capText } from "../../lib/text/cap.ts";
 import { formatCount } from "../../lib/text/format.ts";
@@ -47,8 +48,8 @@ export async function listTree(deps: FsDeps, request: ListRequest, signal?: Abor
     cwd: real,
     hidden: request.hidden,
     noIgnore: request.all,
-    // Same rule as search-mcp: a .gitignore counts even where no .git folder is (a tarball, a subfolder copy).
-    requireGit: false,
+    // The same rules as search-mcp, decided in lib/ripgrep/ignore_rules.ts.
+    inGitRepo: await insideGitRepo([real]),
     globs: COLLAPSED.map((name) => `!${name}`),
     signal,
   });

@@ -12,7 +12,7 @@ import { formatCount, formatSize } from "../../lib/text/format.ts";
 import type { FsDeps } from "./deps.ts";
 import { checkpointBefore } from "./line_index.ts";
 import { resolveExisting } from "./resolve.ts";
-import { scanLines, type ScanResult } from "./scan.ts";
+import { crOnlyFile, scanLines, type ScanResult } from "./scan.ts";
 import { sniff, SNIFF_BYTES } from "./sniff.ts";
 
 /** Characters kept back from a file's budget for its header and footer. */
@@ -111,6 +111,7 @@ async function readOne(
   const index = full
     ? undefined
     : deps.indexes.get(real, { size: info.size, mtimeMs: info.mtime?.getTime() ?? 0, ino: info.ino });
+  const crOnly = await crOnlyFile(file, head);
   const limit = request.limit ?? limits.readLines;
   let offset = request.offset ?? 1;
   if (offset < 0) {
@@ -122,6 +123,7 @@ async function readOne(
         maxChars: 0,
         maxLineChars: limits.lineChars,
         toEnd: true,
+        crOnly,
         start: index ? checkpointBefore(index, Number.MAX_SAFE_INTEGER) : undefined,
         index,
         signal,
@@ -139,6 +141,7 @@ async function readOne(
     maxLineChars: limits.lineChars,
     toEnd: full,
     hash: full,
+    crOnly,
     start: index ? checkpointBefore(index, offset) : undefined,
     index,
     signal,

@@ -1,5 +1,6 @@
 /** Turns a tool's path argument into an existing real path, or a ToolError that helps fix it. */
-import { ToolError, toToolError } from "../../lib/mcp/errors.ts";
+import { ToolError } from "../../lib/mcp/errors.ts";
+import { pathError, quotablePath } from "../../lib/workspace/path_error.ts";
 import type { FsDeps } from "./deps.ts";
 import { similarPaths } from "./suggest.ts";
 
@@ -24,7 +25,7 @@ export async function resolveExisting(
     return { real, info: await Deno.stat(real) };
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) {
-      throw toToolError(error, `Cannot ${options.verb} "${path}"`);
+      throw pathError(error, `Cannot ${options.verb} "${quotablePath(path)}"`);
     }
   }
   const similar = await similarPaths(real, {
@@ -35,5 +36,8 @@ export async function resolveExisting(
   const hint = similar.length
     ? `; did you mean ${similar.map((p) => `"${deps.workspace.display(p)}"`).join(", ")}?`
     : "; check the path with fs_list";
-  throw new ToolError("not_found", `Cannot ${options.verb} "${path}": no such file or folder${hint}`);
+  throw new ToolError(
+    "not_found",
+    `Cannot ${options.verb} "${quotablePath(path)}": no such file or folder${hint}`,
+  );
 }

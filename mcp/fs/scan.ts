@@ -33,12 +33,16 @@ export interface ScanOptions {
   chunkSize?: number;
   /** Count skipped lines with WASM SIMD when available (default); false forces the `indexOf` loop. */
   simd?: boolean;
+  /** Lines end at every CR instead of LF (a CR-only file, see `crOnlyFile`). */
+  crOnly?: boolean;
 }
 
 /** One collected line. */
 export interface ScannedLine {
   number: number;
   text: string;
+  /** The line was cut at `maxLineChars`. */
+  cut?: boolean;
 }
 
 /** What a scan found. */
@@ -59,15 +63,18 @@ export interface ScanResult {
   invalidUtf8: boolean;
   /** With `keepLast`: earlier lines of the range were dropped to fit the budget. */
   trimmedFront?: boolean;
-  /** How many collected lines were cut at `maxLineChars`. */
+  /** How many of the returned lines were cut at `maxLineChars`. */
   cutLines: number;
 }
 
-const NL = 10;
+const LF = 10;
 const CR = 13;
 
 /** Scans `file` (already open) as the options ask; the file's own position is moved. */
 export async function scanLines(file: Deno.FsFile, options: ScanOptions): Promise<ScanResult> {
+  // A CR-only file breaks lines at CR, as the edit server reads it; it has no LF and no CRLF to count.
+  const NL = options.crOnly ? CR : LF;
+  const countEndings = !options.crOnly;
   const start = options.start ?? { line: 1, byte: 0 };
   const hasher = options.hash && start.byte === 0 ? createHash("sha256") : undefined;
   const maxLineBytes = options.maxLineChars * 4 + 4;
@@ -93,8 +100,11 @@ export async function scanLines(file: Deno.FsFile, options: ScanOptions): Promis
   let lf = 0;
   let crlf = 0;
   const index = options.index;
-  /** Adds a collected line within the budget; false when collecting is over. */
-  const keep = (number: number, text: string): boolean => {
+  /** Decodes the collected line and adds it within the budget; false when collecting is over. */
+  const keep = (number: number, collector: LineCollector): boolean => {
+    const notes = { invalidUtf8: false, cutLines: 0 };
+    const text = collector.finish(number, options.maxLineChars, notes);
+    if (notes.invalidUtf8) result.invalidUtf8 = true;
     const cost = text.length + 8;
     if (options.keepLast) {
       while (result.lines.length > 0 && chars + cost > options.maxChars) {
@@ -106,7 +116,7 @@ export async function scanLines(file: Deno.FsFile, options: ScanOptions): Promis
       return false;
     }
     chars += cost;
-    result.lines.push({ number, text });
+    result.lines.push(notes.cutLines ? { number, text, cut: true } : { number, text });
     if (number + 1 >= endLine) {
       result.stop = "limit";
       return false;
@@ -131,18 +141,20 @@ export async function scanLines(file: Deno.FsFile, options: ScanOptions): Promis
         if (first < 0) break;
         if (index) recordLineStart(index, line + 1, pos + first + 1);
         // Without CRs every newline is a bare LF, so a whole chunk can be counted at once.
-        if (crs === 0) {
-          const newlines = counter.count(p, read);
+        if (crs === 0 || !countEndings) {
+          const newlines = counter.count(p, read, NL);
           if (line + newlines < startAt) {
             line += newlines;
-            lf += newlines;
+            if (countEndings) lf += newlines;
             break;
           }
         }
         let nl: number;
         while ((nl = chunk.indexOf(NL, p)) >= 0) {
-          if ((nl > 0 ? chunk[nl - 1] : previousByte) === CR) crlf++;
-          else lf++;
+          if (countEndings) {
+            if ((nl > 0 ? chunk[nl - 1] : previousByte) === CR) crlf++;
+            else lf++;
+          }
           line++;
           p = nl + 1;
           if (index) recordLineStart(index, line, pos + p);
@@ -155,9 +167,11 @@ export async function scanLines(file: Deno.FsFile, options: ScanOptions): Promis
       const nl = chunk.indexOf(NL, p);
       current.add(chunk.subarray(p, nl < 0 ? read : nl));
       if (nl < 0) break;
-      if ((nl > 0 ? chunk[nl - 1] : previousByte) === CR) crlf++;
-      else lf++;
-      collecting = keep(line, current.finish(line, options.maxLineChars, result));
+      if (countEndings) {
+        if ((nl > 0 ? chunk[nl - 1] : previousByte) === CR) crlf++;
+        else lf++;
+      }
+      collecting = keep(line, current);
       current = new LineCollector(maxLineBytes);
       line++;
       p = nl + 1;
@@ -179,7 +193,7 @@ export async function scanLines(file: Deno.FsFile, options: ScanOptions): Promis
     // The end of the file: a last line without a newline still counts.
     const partial = lastByte !== -1 && lastByte !== NL;
     if (partial && collecting && result.stop === "end") {
-      keep(line, current.finish(line, options.maxLineChars, result));
+      keep(line, current);
     }
     result.totalLines = partial ? line : line - 1;
     result.finalNewline = !partial;
@@ -188,5 +202,21 @@ export async function scanLines(file: Deno.FsFile, options: ScanOptions): Promis
     if (options.index) options.index.totalLines = result.totalLines;
     if (hasher) result.sha256 = hasher.digest("hex");
   }
+  result.cutLines = result.lines.filter((l) => l.cut).length;
   return result;
+}
+
+/**
+ * Whether `file` breaks its lines with CR alone: it has a CR in `head` and no LF anywhere (the edit server's
+ * rule). Only a file whose head has no LF is read further, and only until its first LF.
+ */
+export async function crOnlyFile(file: Deno.FsFile, head: Uint8Array): Promise<boolean> {
+  if (!head.includes(CR) || head.includes(LF)) return false;
+  await file.seek(0, Deno.SeekMode.Start);
+  const buffer = new Uint8Array(256 * 1024);
+  while (true) {
+    const read = await file.read(buffer);
+    if (read === null) return true;
+    if (buffer.subarray(0, read).includes(LF)) return false;
+  }
 }

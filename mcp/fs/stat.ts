@@ -3,7 +3,7 @@ import { ToolError, toToolError } from "../../lib/mcp/errors.ts";
 import { platform } from "../../lib/platform/mod.ts";
 import type { FsDeps } from "./deps.ts";
 import { resolveExisting } from "./resolve.ts";
-import { scanLines } from "./scan.ts";
+import { crOnlyFile, scanLines } from "./scan.ts";
 import { sniff, SNIFF_BYTES } from "./sniff.ts";
 
 /** What fs_stat returns. */
@@ -71,6 +71,7 @@ async function describeFile(
     maxChars: 0,
     maxLineChars: 0,
     toEnd: true,
+    crOnly: await crOnlyFile(file, head.subarray(0, read)),
     signal,
   });
   result.lines = scan.totalLines;

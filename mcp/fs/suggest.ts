@@ -7,6 +7,7 @@ import { editDistance } from "../../lib/text/distance.ts";
 import { platform } from "../../lib/platform/mod.ts";
 import type { Ripgrep } from "../../lib/ripgrep/locate.ts";
 import { listFiles } from "../../lib/ripgrep/files.ts";
+import { insideGitRepo } from "../../lib/ripgrep/ignore_rules.ts";
 
 /** Where to look. */
 export interface SuggestOptions {
@@ -84,7 +85,7 @@ async function sameNameAnywhere(
   const { run, paths } = listFiles(rg, {
     cwd: root,
     globs: [`**/${name}`],
-    requireGit: false,
+    inGitRepo: await insideGitRepo([root]),
     signal: options.signal,
   });
   for await (const relative of paths) {

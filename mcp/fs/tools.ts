@@ -1,10 +1,14 @@
 /** The fs server's tool table: fs_read, fs_list, fs_stat. */
 import { z } from "zod";
 import { defineTool, type ToolDefinition } from "../../lib/mcp/tool.ts";
+import { ToolError } from "../../lib/mcp/errors.ts";
 import type { FsDeps } from "./deps.ts";
 import { readFiles } from "./read.ts";
 import { listTree } from "./list.ts";
 import { statPath } from "./stat.ts";
+
+/** Most paths one fs_read call takes, in an array or a JSON-encoded one. */
+const MAX_PATHS = 20;
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
@@ -16,7 +20,7 @@ export function createTools(deps: FsDeps): ToolDefinition[] {
       description:
         "Read text files with line numbers; page with offset/limit, offset<0 reads the last lines. Header: size, lines, sha256 (edits' expected_sha256). Images as images.",
       input: {
-        path: z.union([z.string(), z.array(z.string()).min(1).max(20)]).describe(
+        path: z.union([z.string(), z.array(z.string()).min(1).max(MAX_PATHS)]).describe(
           "File, or a list of up to 20",
         ),
         offset: z.number().optional().describe("First line, 1-based; -N: the last N lines"),
@@ -72,17 +76,25 @@ export function createTools(deps: FsDeps): ToolDefinition[] {
   ];
 }
 
-/** A list, also when a model sent the list JSON-encoded in a string. */
+/** A list, also when a model sent the list JSON-encoded in a string, held to the array form's limits. */
 function pathList(path: string | string[]): string[] {
   if (Array.isArray(path)) return path;
   if (/^\s*\[/.test(path)) {
+    let parsed: unknown;
     try {
-      const parsed = JSON.parse(path);
-      if (Array.isArray(parsed) && parsed.length && parsed.every((p) => typeof p === "string")) {
-        return parsed.slice(0, 20);
-      }
+      parsed = JSON.parse(path);
     } catch {
       // A file whose name starts with "[": keep it as is.
+    }
+    if (Array.isArray(parsed) && parsed.every((p) => typeof p === "string")) {
+      // Refused exactly as the schema refuses the array form, never silently cut.
+      if (parsed.length > MAX_PATHS) {
+        throw new ToolError(
+          "invalid_argument",
+          `Cannot call fs_read: "path": too big: expected array to have <=${MAX_PATHS} items`,
+        );
+      }
+      if (parsed.length) return parsed;
     }
   }
   return [path];

@@ -28,6 +28,8 @@ export interface PageOptions {
   stopOnOverflow?: boolean;
   /** Longest shown line; longer ones are cut around the match. */
   maxLineChars: number;
+  /** Files whose path fails this are skipped as if ripgrep had not searched them (the narrowing globs). */
+  keep?: (path: string) => boolean;
 }
 
 /** One file of the page. */
@@ -105,8 +107,9 @@ export class PageCollector {
     if (type === "match" || type === "context") return this.#line(type, line);
     const event = parseEvent(line);
     if (!event) return true;
-    if (event.type === "begin") this.#file = newFile(event.path);
-    else if (event.type === "end") return this.#end(event.binaryOffset, event.stats.matchedLines);
+    if (event.type === "begin") {
+      this.#file = this.#options.keep?.(event.path) === false ? null : newFile(event.path);
+    } else if (event.type === "end") return this.#end(event.binaryOffset, event.stats.matchedLines);
     else if (event.type === "summary") {
       this.#complete = true;
       this.#searched = event.stats.searches;

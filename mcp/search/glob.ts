@@ -17,6 +17,8 @@ export interface GlobRequest {
   sort?: "mtime" | "path";
   hidden?: boolean;
   noIgnore?: boolean;
+  /** The searched paths lie in a git repository (`insideGitRepo`); default false. */
+  inGitRepo?: boolean;
 }
 
 /** Where and how long ripgrep runs. */
@@ -42,7 +44,7 @@ export async function glob(rg: Ripgrep, request: GlobRequest, options: GlobRunOp
     globs: request.patterns,
     hidden,
     noIgnore: request.noIgnore,
-    requireGit: false,
+    inGitRepo: request.inGitRepo ?? false,
     slashes: true,
     sort: request.sort === "path" ? "path" : "newest",
     signal,

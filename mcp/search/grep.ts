@@ -7,6 +7,8 @@
 import { ToolError } from "../../lib/mcp/errors.ts";
 import type { Ripgrep } from "../../lib/ripgrep/locate.ts";
 import { RipgrepRun } from "../../lib/ripgrep/run.ts";
+import { globFilter } from "../../lib/ripgrep/glob_filter.ts";
+import { ignoreRuleArgs, type IgnoreRules, keepListed } from "../../lib/ripgrep/ignore_rules.ts";
 import { type GrepMode, type Page, PageCollector } from "./collect.ts";
 import { slicePage } from "./slice.ts";
 
@@ -28,6 +30,8 @@ export interface GrepRequest {
   offset?: number;
   hidden?: boolean;
   noIgnore?: boolean;
+  /** The searched paths lie in a git repository (`insideGitRepo`); default false. */
+  inGitRepo?: boolean;
 }
 
 /** Where and how long ripgrep runs. */
@@ -52,8 +56,6 @@ export interface GrepOutcome extends Page {
 /** The ripgrep argv for `request`; `sorted` trades parallelism for a stable order. */
 export function grepArgs(request: GrepRequest, sorted: boolean): string[] {
   const args = ["--json", "--no-config", "--no-messages", "--binary", "--path-separator", "/"];
-  // Honour .gitignore even in a folder that is not a git repository: it still says what is noise.
-  args.push("--no-require-git");
   args.push(
     { smart: "--smart-case", sensitive: "--case-sensitive", insensitive: "--ignore-case" }[
       request.case ?? "smart"
@@ -67,15 +69,22 @@ export function grepArgs(request: GrepRequest, sorted: boolean): string[] {
     args.push("--context", String(request.context));
   }
   if (request.mode === "files") args.push("--max-count", "1");
-  if (request.hidden) args.push("--hidden");
-  if (request.noIgnore) args.push("--no-ignore");
-  for (const glob of request.globs ?? []) args.push("--glob", glob);
-  // Last, since a later glob wins: never the repository's own database, whatever the globs say.
-  if (request.hidden) args.push("--glob", "!.git/");
+  args.push(...ignoreRuleArgs(ignoreRules(request)));
   for (const type of request.types ?? []) args.push("--type", type);
   if (sorted) args.push("--sort", "path");
   args.push("--regexp", request.pattern, "--", ...request.paths);
   return args;
+}
+
+/** The ignore rules of a request; its positive globs are applied to result paths (`keepListed`). */
+function ignoreRules(request: GrepRequest): IgnoreRules {
+  return {
+    hidden: request.hidden,
+    noIgnore: request.noIgnore,
+    inGitRepo: request.inGitRepo ?? false,
+    globs: request.globs?.length ? globFilter(request.globs) : undefined,
+    types: (request.types?.length ?? 0) > 0,
+  };
 }
 
 /** A first, parallel pass keeps up to this many units in memory; a larger result set is paged by a sorted run. */
@@ -163,6 +172,7 @@ async function pass(
     pageChars: how.pageChars,
     countHorizon: how.countHorizon,
     stopOnOverflow: how.stopOnOverflow,
+    keep: keepListed(ignoreRules(request), request.paths),
   });
   if (signal.aborted) return { page: collector.page(), overflowed: false };
   const run = new RipgrepRun(rg, grepArgs(request, how.sorted), { cwd: options.cwd, signal });
@@ -178,7 +188,9 @@ async function pass(
 /** ripgrep's own words for a bad regex, glob or type, as an invalid_argument error. */
 function ripgrepError(request: GrepRequest, stderr: string): ToolError {
   let reason = stderr.replace(/^rg: /gm, "").trim() || "ripgrep failed without a message";
-  if (/regex|glob|file type|PCRE2|look-?around|backreference/i.test(reason)) {
+  // "error building NFA": a pattern or glob too large for ripgrep's automata.
+  if (/NFA|size limit/.test(reason)) reason += "; the pattern or a glob is too large, shorten it";
+  if (/regex|glob|file type|PCRE2|look-?around|backreference|NFA|size limit/i.test(reason)) {
     // ripgrep suggests its own flags; the model's switches are the tool's arguments.
     reason = reason
       .replace(/\s*Consider enabling PCRE2[\s\S]*$/, "\nSet pcre2: true for look-around and backreferences")

@@ -110,12 +110,28 @@ function isAbsolute(path: string): boolean {
   return path.startsWith("/") || /^[A-Za-z]:\//.test(path);
 }
 
-/** Path order as ripgrep's `--sort path` gives it: component by component. */
+/** Path order as ripgrep's `--sort path` gives it: component by component, each by its UTF-8 bytes. */
 export function comparePaths(a: string, b: string): number {
   const left = a.split("/");
   const right = b.split("/");
   for (let i = 0; i < Math.min(left.length, right.length); i++) {
-    if (left[i] !== right[i]) return left[i] < right[i] ? -1 : 1;
+    if (left[i] !== right[i]) return compareUtf8(left[i], right[i]);
   }
   return left.length - right.length;
+}
+
+/**
+ * UTF-8 byte order, which is code point order. JavaScript's `<` compares UTF-16 units and puts a surrogate
+ * pair (😀, 0xD83D…) before U+E000–U+FFFF (ａ, 0xFF41), where bytes put it after.
+ */
+function compareUtf8(a: string, b: string): number {
+  const left = a[Symbol.iterator]();
+  const right = b[Symbol.iterator]();
+  while (true) {
+    const x = left.next();
+    const y = right.next();
+    if (x.done || y.done) return (x.done ? 0 : 1) - (y.done ? 0 : 1);
+    const diff = x.value.codePointAt(0)! - y.value.codePointAt(0)!;
+    if (diff !== 0) return diff;
+  }
 }

@@ -1,12 +1,14 @@
 /** The search server's tool table: search_grep and search_glob over ripgrep. */
 import { z } from "zod";
 import { defineTool, type ToolDefinition } from "../../lib/mcp/tool.ts";
-import { ToolError, toToolError } from "../../lib/mcp/errors.ts";
+import { ToolError } from "../../lib/mcp/errors.ts";
+import { pathError, quotablePath } from "../../lib/workspace/path_error.ts";
 import type { Ripgrep } from "../../lib/ripgrep/locate.ts";
 import type { Workspace } from "../../lib/workspace/workspace.ts";
 import { platform } from "../../lib/platform/mod.ts";
 import { grep } from "./grep.ts";
 import { glob } from "./glob.ts";
+import { insideGitRepo } from "../../lib/ripgrep/ignore_rules.ts";
 import { renderGrep } from "./render.ts";
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
@@ -47,7 +49,7 @@ export function createTools(deps: SearchDeps): ToolDefinition[] {
       annotations: READ_ONLY,
       run: async (input, { signal }) => {
         refuseNul("search_grep", [input.pattern, ...toList(input.glob), input.type ?? ""]);
-        const { paths, where } = await targets(deps.workspace, input.path);
+        const { paths, where, inGitRepo } = await targets(deps.workspace, input.path);
         const mode = input.mode ?? "lines";
         const offset = Math.floor(input.offset ?? 0);
         const context = Math.floor(input.context ?? 0);
@@ -67,6 +69,7 @@ export function createTools(deps: SearchDeps): ToolDefinition[] {
           offset,
           hidden: input.hidden,
           noIgnore: input.no_ignore,
+          inGitRepo,
         }, { cwd: deps.workspace.primary, timeoutMs: deps.timeoutMs, signal });
         return renderGrep(outcome, {
           pattern: input.pattern,
@@ -95,7 +98,7 @@ export function createTools(deps: SearchDeps): ToolDefinition[] {
       annotations: READ_ONLY,
       run: async (input, { signal }) => {
         refuseNul("search_glob", toList(input.pattern));
-        const { paths, where } = await targets(deps.workspace, input.path);
+        const { paths, where, inGitRepo } = await targets(deps.workspace, input.path);
         return await glob(await deps.ripgrep(), {
           patterns: toList(input.pattern),
           paths,
@@ -105,6 +108,7 @@ export function createTools(deps: SearchDeps): ToolDefinition[] {
           sort: input.sort,
           hidden: input.hidden,
           noIgnore: input.no_ignore,
+          inGitRepo,
         }, { cwd: deps.workspace.primary, timeoutMs: deps.timeoutMs, signal });
       },
     }),
@@ -130,31 +134,32 @@ function toList(value: string | string[] | undefined): string[] {
 /**
  * What to search, as ripgrep and the model see it: the given path (once it is known to be inside), or by
  * default every workspace root, primary first (relative), the others absolute; a root inside another is
- * searched once.
+ * searched once. `inGitRepo` decides the ignore rules: true when any target lies in a git repository.
  */
 async function targets(
   workspace: Workspace,
   path: string | undefined,
-): Promise<{ paths: string[]; where: string }> {
+): Promise<{ paths: string[]; where: string; inGitRepo: boolean }> {
   if (path === undefined) {
     await workspace.ready();
     const roots = workspace.roots.filter((root, i) =>
       !workspace.roots.some((other, j) => j < i && platform.isInside(root, other))
     );
     const paths = roots.map((root) => workspace.display(root));
-    return { paths, where: paths.join(", ") };
+    return { paths, where: paths.join(", "), inGitRepo: await insideGitRepo(roots) };
   }
   const real = await workspace.resolveInside(path);
   let info: Deno.FileInfo;
   try {
     info = await Deno.stat(real);
   } catch (error) {
-    throw toToolError(error, `Cannot search "${path}"`);
+    throw pathError(error, `Cannot search "${quotablePath(path)}"`);
   }
   // ripgrep would block on a FIFO until the timeout: refuse pipes, sockets and devices up front.
   if (!info.isFile && !info.isDirectory) {
     throw new ToolError("invalid_argument", `Cannot search "${path}": not a regular file or folder`);
   }
   const where = workspace.display(real);
-  return { paths: [where], where };
+  const folder = info.isDirectory ? real : platform.path.dirname(real);
+  return { paths: [where], where, inGitRepo: await insideGitRepo([folder]) };
 }

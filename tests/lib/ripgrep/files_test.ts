@@ -75,7 +75,7 @@ Deno.test("RG_PATH wins; a RG_PATH that is not ripgrep finds nothing", async () 
   assert.equal(await locateRipgrep({ RG_PATH: "/nonexistent/rg" }), null);
 });
 
-Deno.test("listFiles: requireGit false honours .gitignore without .git; sort newest and path", async () => {
+Deno.test("listFiles: inGitRepo false honours .gitignore without .git; sort newest and path", async () => {
   await using ws = await tempWorkspace({
     ".gitignore": "out/\n",
     "b.txt": "",
@@ -93,8 +93,8 @@ Deno.test("listFiles: requireGit false honours .gitignore without .git; sort new
     return out;
   };
   assert.deepEqual((await list({})).sort(), ["a/c.txt", "b.txt", "out/x.txt"]);
-  assert.deepEqual(await list({ requireGit: false, sort: "newest", slashes: true }), ["b.txt", "a/c.txt"]);
-  assert.deepEqual(await list({ requireGit: false, sort: "path" }), ["a/c.txt", "b.txt"]);
+  assert.deepEqual(await list({ inGitRepo: false, sort: "newest", slashes: true }), ["b.txt", "a/c.txt"]);
+  assert.deepEqual(await list({ inGitRepo: false, sort: "path" }), ["a/c.txt", "b.txt"]);
 });
 
 Deno.test("RipgrepRun.lines keeps a line that spans many pipe chunks whole", async () => {

@@ -67,3 +67,27 @@ Deno.test("the page text budget cuts buffered and streamed pages at the same mat
   assert.ok(buffered.shown < 50 && buffered.more);
   assert.deepEqual({ ...buffered, complete: true }, { ...streamed, complete: true });
 });
+
+Deno.test("paging non-ASCII file names returns each match once, in UTF-8 byte order on every page", async () => {
+  // UTF-16 order puts "😀" (a surrogate pair, 0xD83D…) before "ａ" (0xFF41); UTF-8 bytes the other way round.
+  const names = ["b.txt", "é.txt", "ａ.txt", "😀.txt", "ｄ/x.txt", "😀d/x.txt", "z/😀.txt", "z/ａ.txt"];
+  await using ws = await tempWorkspace({ ...GIT, ...Object.fromEntries(names.map((n) => [n, "hit\n"])) });
+  const rg = await requireRipgrep();
+  const run = async (offset: number, limit: number, bufferUnits: number) =>
+    (await grep(rg, { pattern: "hit", paths: ["."], mode: "files", offset, limit }, {
+      cwd: ws.path,
+      timeoutMs: 30_000,
+      bufferUnits,
+    })).files.map((file) => file.path);
+  const whole = await run(0, 100, 0);
+  const bytes = (s: string) =>
+    [...new TextEncoder().encode(s)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  assert.deepEqual(whole, [...whole].sort((a, b) => (bytes(a) < bytes(b) ? -1 : 1)));
+  assert.deepEqual([...whole].sort(), [...names].sort());
+  for (const bufferUnits of [0, 3, 2_000]) {
+    const paged: string[] = [];
+    for (let offset = 0; offset < names.length; offset += 2) paged.push(...await run(offset, 2, bufferUnits));
+    assert.deepEqual(paged, whole, `bufferUnits ${bufferUnits}`);
+    assert.deepEqual(await run(0, 100, bufferUnits), whole, `one page, bufferUnits ${bufferUnits}`);
+  }
+});

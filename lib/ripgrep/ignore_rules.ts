@@ -1,0 +1,86 @@
+/**
+ * The one place that decides which ignore rules ripgrep applies, shared by search-mcp and fs-mcp so
+ * search_grep, search_glob and fs_list always agree on what is ignored.
+ * @module
+ */
+import { platform } from "../platform/mod.ts";
+import type { GlobFilter } from "./glob_filter.ts";
+
+/** What a run may see. */
+export interface IgnoreRules {
+  /** Include hidden files and folders (never `.git/` itself). */
+  hidden?: boolean;
+  /** Ignore .gitignore/.ignore/.rgignore rules. */
+  noIgnore?: boolean;
+  /** The walked folders lie in a git repository (see {@link insideGitRepo}). */
+  inGitRepo: boolean;
+  /** The user's globs, compiled: only their narrowing part reaches ripgrep. */
+  globs?: GlobFilter;
+  /** The run also selects `--type`s: then name globs are not pre-selected as a type (types add up). */
+  types?: boolean;
+}
+
+/** A ripgrep file type name unlikely to clash with a built-in one. */
+const GLOB_TYPE = "continueglob";
+
+/**
+ * The ripgrep flags for `rules`. Inside a git repository ripgrep's default applies: .gitignore files count
+ * from the repository root down, as git reads them, and a .gitignore above the root is not read. Outside
+ * one, `--no-require-git` still honours the workspace's .gitignore files (a tarball, a copied subfolder).
+ */
+export function ignoreRuleArgs(rules: IgnoreRules): string[] {
+  const args: string[] = [];
+  if (rules.hidden) args.push("--hidden");
+  if (rules.noIgnore) args.push("--no-ignore");
+  if (!rules.inGitRepo) args.push("--no-require-git");
+  for (const glob of rules.globs?.ripgrepGlobs ?? []) args.push("--glob", glob);
+  // Last, and only ever narrowing: never the repository's own database (a path may still name it).
+  args.push("--glob", "!.git/");
+  // A type narrows after the ignore rules (unlike a glob), so ripgrep skips files the globs will drop.
+  // A type match bypasses the hidden rule, though: matching paths are still filtered by `hiddenPart`.
+  const names = rules.types ? [] : rules.globs?.nameGlobs ?? [];
+  if (names.length) {
+    for (const glob of names) args.push("--type-add", `${GLOB_TYPE}:${glob}`);
+    args.push("--type", GLOB_TYPE);
+  }
+  return args;
+}
+
+/**
+ * The filter that completes `ignoreRuleArgs` on listed paths: the positive globs, and the hidden rule a
+ * type match skips. `explicit` paths (files named as ripgrep arguments) are kept whatever their name.
+ */
+export function keepListed(rules: IgnoreRules, explicit: string[] = []): (path: string) => boolean {
+  const typed = !rules.types && (rules.globs?.nameGlobs.length ?? 0) > 0;
+  return (path) =>
+    (rules.globs?.matches(path) ?? true) &&
+    (rules.hidden || !typed || !hiddenName(path) || explicit.includes(path));
+}
+
+function hiddenName(path: string): boolean {
+  const name = path.split(/[/\\]/).at(-1) ?? "";
+  return name.startsWith(".") && name !== "." && name !== "..";
+}
+
+/** Whether any of `folders` (absolute) has a `.git` file or folder at or above it. */
+export async function insideGitRepo(folders: string[]): Promise<boolean> {
+  for (const folder of folders) {
+    let current = folder;
+    while (true) {
+      if (await exists(platform.path.join(current, ".git"))) return true;
+      const parent = platform.path.dirname(current);
+      if (parent === current) break;
+      current = parent;
+    }
+  }
+  return false;
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
