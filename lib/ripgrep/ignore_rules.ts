@@ -5,6 +5,7 @@
  */
 import { platform } from "../platform/mod.ts";
 import type { GlobFilter } from "./glob_filter.ts";
+import { pathExists } from "../fs/exists.ts";
 
 /** What a run may see. */
 export interface IgnoreRules {
@@ -67,20 +68,11 @@ export async function insideGitRepo(folders: string[]): Promise<boolean> {
   for (const folder of folders) {
     let current = folder;
     while (true) {
-      if (await exists(platform.path.join(current, ".git"))) return true;
+      if (await pathExists(platform.path.join(current, ".git"))) return true;
       const parent = platform.path.dirname(current);
       if (parent === current) break;
       current = parent;
     }
   }
   return false;
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }

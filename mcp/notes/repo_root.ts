@@ -1,6 +1,7 @@
 /** Where a workspace's notes live: `<repo-root>/.continue-notes/`, never in the home folder. */
 import { ToolError } from "../../lib/mcp/errors.ts";
 import { platform, toSlashes } from "../../lib/platform/mod.ts";
+import { pathExists } from "../../lib/fs/exists.ts";
 
 /** The folder, under the repo root, that holds one markdown file per note. */
 export const NOTES_DIR = ".continue-notes";
@@ -23,7 +24,7 @@ export async function findRepoRoot(start: string, options: RepoRootOptions = {})
   const origin = platform.path.resolve(start);
   let dir = origin;
   while (!isHome(dir)) {
-    if (await exists(platform.path.join(dir, ".git"))) return dir;
+    if (await pathExists(platform.path.join(dir, ".git"))) return dir;
     const parent = platform.path.dirname(dir);
     if (parent === dir) break;
     dir = parent;
@@ -61,15 +62,6 @@ export async function followNotesLink(link: string): Promise<string> {
 
 function samePath(a: string, b: string): boolean {
   return platform.isInside(a, b) && platform.isInside(b, a);
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The real paths of `HOME` and `USERPROFILE` (whichever are set) from an environment map. */
