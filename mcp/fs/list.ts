@@ -1,7 +1,8 @@
 /**
  * fs_list: a compact tree of a folder. Files come from `rg --files` (so .gitignore, .ignore and .rgignore
  * rules are ripgrep's own); folders are derived from their paths; each shown folder is also read to add
- * what ripgrep never lists: empty folders, symlinks and collapsed generated folders (node_modules, .git).
+ * what ripgrep never lists: empty folders, symlinks, FIFOs/sockets/devices (never opened) and collapsed
+ * generated folders (node_modules, .git).
  * @module
  */
 import { ToolError } from "../../lib/mcp/errors.ts";
@@ -120,9 +121,22 @@ async function addExtras(real: string, root: TreeFolder, request: ListRequest): 
         if ((await countEntries(child, 1)).count === 0) {
           folder.extras.push({ kind: "empty", name: entry.name });
         }
+      } else if (!entry.isFile && !entry.isDirectory) {
+        // lstat only: opening a FIFO would block until a writer comes.
+        const type = await Deno.lstat(child).then(specialType, () => "special file");
+        folder.extras.push({ kind: "special", name: entry.name, type });
       }
     }
   });
+}
+
+/** What kind of special file `info` describes. */
+function specialType(info: Deno.FileInfo): string {
+  if (info.isFifo) return "FIFO";
+  if (info.isSocket) return "socket";
+  if (info.isCharDevice) return "character device";
+  if (info.isBlockDevice) return "block device";
+  return "special file";
 }
 
 async function countEntries(folder: string, cap: number): Promise<{ count: number; capped: boolean }> {

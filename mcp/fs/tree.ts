@@ -11,7 +11,7 @@ export interface TreeFolder {
   files: string[];
   /** Files anywhere under it, as ripgrep listed them. */
   fileCount: number;
-  /** Entries the folder has that ripgrep does not list: collapsed, empty or symlinked. */
+  /** Entries the folder has that ripgrep does not list: collapsed, empty, symlinked or special. */
   extras: TreeExtra[];
 }
 
@@ -19,7 +19,9 @@ export interface TreeFolder {
 export type TreeExtra =
   | { kind: "collapsed"; name: string; entries: number; capped: boolean }
   | { kind: "empty"; name: string }
-  | { kind: "symlink"; name: string; target: string };
+  | { kind: "symlink"; name: string; target: string }
+  /** A FIFO, socket or device: listed with its type, never opened. */
+  | { kind: "special"; name: string; type: string };
 
 /** A new, empty folder node. */
 export function newFolder(name: string): TreeFolder {
@@ -85,7 +87,7 @@ export function layoutTree(
     }
     for (const extra of folder.extras) {
       entries.push({
-        sortKey: `${extra.kind === "symlink" ? 1 : 0}${extra.name.toLowerCase()}`,
+        sortKey: `${extra.kind === "symlink" || extra.kind === "special" ? 1 : 0}${extra.name.toLowerCase()}`,
         render: () => lines.push({ level, text: renderExtra(extra) }),
       });
     }
@@ -134,6 +136,8 @@ function renderExtra(extra: TreeExtra): string {
       return `${extra.name}/  (empty)`;
     case "symlink":
       return `${extra.name} -> ${extra.target}`;
+    case "special":
+      return `${extra.name}  (${extra.type})`;
   }
 }
 
