@@ -27,7 +27,8 @@ export interface ListFilesOptions {
 
 /** The `rg --files` argv for `options`. */
 export function listFilesArgs(options: ListFilesOptions): string[] {
-  const args = ["--files", "--no-config", "--no-messages"];
+  // No --no-messages: stderr names the folders it could not read (see messages.ts).
+  const args = ["--files", "--no-config"];
   if (options.hidden) args.push("--hidden");
   if (options.noIgnore) args.push("--no-ignore");
   if (options.maxDepth !== undefined) args.push("--max-depth", String(options.maxDepth));

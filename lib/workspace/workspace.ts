@@ -112,7 +112,16 @@ export class Workspace {
     }
     await this.#pending;
     const absolute = platform.path.resolve(this.primary, path === "" ? "." : path);
-    const real = await realResolve(absolute);
+    const real = await realResolve(absolute).catch((error) => {
+      // A folder on the way without search (x) permission: say which path, not "internal".
+      if (error instanceof Deno.errors.PermissionDenied) {
+        throw new ToolError(
+          "permission_denied",
+          `Cannot use "${path}": permission denied on a folder of its path; ask for a path you can read`,
+        );
+      }
+      throw error;
+    });
     if (!this.contains(real)) {
       throw new ToolError(
         "outside_workspace",

@@ -19,6 +19,7 @@ export interface TreeFolder {
 export type TreeExtra =
   | { kind: "collapsed"; name: string; entries: number; capped: boolean }
   | { kind: "empty"; name: string }
+  | { kind: "unreadable"; name: string }
   | { kind: "symlink"; name: string; target: string }
   /** A FIFO, socket or device: listed with its type, never opened. */
   | { kind: "special"; name: string; type: string };
@@ -134,6 +135,8 @@ function renderExtra(extra: TreeExtra): string {
       }, collapsed)`;
     case "empty":
       return `${extra.name}/  (empty)`;
+    case "unreadable":
+      return `${extra.name}/  (unreadable: permission denied)`;
     case "symlink":
       return `${extra.name} -> ${extra.target}`;
     case "special":

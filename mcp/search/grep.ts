@@ -6,6 +6,7 @@
  */
 import { ToolError } from "../../lib/mcp/errors.ts";
 import type { Ripgrep } from "../../lib/ripgrep/locate.ts";
+import { parseMessages } from "../../lib/ripgrep/messages.ts";
 import { RipgrepRun } from "../../lib/ripgrep/run.ts";
 import { type GrepMode, type Page, PageCollector } from "./collect.ts";
 import { slicePage } from "./slice.ts";
@@ -47,11 +48,14 @@ export interface GrepRunOptions {
 /** A page of grep results and how the search ended. */
 export interface GrepOutcome extends Page {
   timedOut: boolean;
+  /** Paths ripgrep could not read (permission denied): searched around, named in a note. */
+  denied: string[];
 }
 
 /** The ripgrep argv for `request`; `sorted` trades parallelism for a stable order. */
 export function grepArgs(request: GrepRequest, sorted: boolean): string[] {
-  const args = ["--json", "--no-config", "--no-messages", "--binary", "--path-separator", "/"];
+  // No --no-messages: stderr names the folders it could not read (see messages.ts).
+  const args = ["--json", "--no-config", "--binary", "--path-separator", "/"];
   // Honour .gitignore even in a folder that is not a git repository: it still says what is noise.
   args.push("--no-require-git");
   args.push(
@@ -119,7 +123,7 @@ export async function grep(rg: Ripgrep, request: GrepRequest, options: GrepRunOp
         pageChars,
         context: request.context ?? 0,
       });
-      return { ...page, timedOut: deadline.aborted && !page.complete };
+      return { ...page, timedOut: deadline.aborted && !page.complete, denied: buffered.denied };
     }
   }
   const sorted = await pass(rg, {
@@ -134,7 +138,11 @@ export async function grep(rg: Ripgrep, request: GrepRequest, options: GrepRunOp
     stopOnOverflow: false,
   });
   // Only a run the deadline cut short is partial; one that finished just before it is not.
-  return { ...sorted.page, timedOut: deadline.aborted && !sorted.page.complete && !sorted.page.more };
+  return {
+    ...sorted.page,
+    timedOut: deadline.aborted && !sorted.page.complete && !sorted.page.more,
+    denied: sorted.denied,
+  };
 }
 
 /** One ripgrep pass: the request, and how this pass pages it. */
@@ -153,7 +161,7 @@ interface PassOptions {
 async function pass(
   rg: Ripgrep,
   { request, options, signal, ...how }: PassOptions,
-): Promise<{ page: Page; overflowed: boolean }> {
+): Promise<{ page: Page; overflowed: boolean; denied: string[] }> {
   const collector = new PageCollector({
     mode: request.mode ?? "lines",
     context: request.context ?? 0,
@@ -164,15 +172,24 @@ async function pass(
     countHorizon: how.countHorizon,
     stopOnOverflow: how.stopOnOverflow,
   });
-  if (signal.aborted) return { page: collector.page(), overflowed: false };
+  if (signal.aborted) return { page: collector.page(), overflowed: false, denied: [] };
   const run = new RipgrepRun(rg, grepArgs(request, how.sorted), { cwd: options.cwd, signal });
   for await (const line of run.lines()) {
     if (!collector.feed(line)) break;
   }
   const exit = await run.exit;
   const page = collector.page();
+  const { denied } = parseMessages(exit.stderr);
+  if (page.units === 0 && denied.some((path) => request.paths.includes(path))) {
+    throw new ToolError(
+      "permission_denied",
+      `Cannot search "${
+        denied.find((path) => request.paths.includes(path))
+      }": permission denied; search a folder you can read`,
+    );
+  }
   if (exit.code === 2 && !page.complete && !exit.stopped) throw ripgrepError(request, exit.stderr);
-  return { page, overflowed: collector.overflowed && !signal.aborted };
+  return { page, overflowed: collector.overflowed && !signal.aborted, denied };
 }
 
 /** ripgrep's own words for a bad regex, glob or type, as an invalid_argument error. */

@@ -1,4 +1,5 @@
 /** search_grep's text: a heading per file, `line:text` / `line-context`, and one summary line. */
+import { deniedNote } from "../../lib/ripgrep/messages.ts";
 import { formatCount } from "../../lib/text/format.ts";
 import type { GrepMode, ShownFile } from "./collect.ts";
 import type { GrepOutcome } from "./grep.ts";
@@ -71,6 +72,7 @@ function notesOf(outcome: GrepOutcome, request: RenderRequest): string[] {
       `${formatCount(outcome.binaryFiles)} binary ${plural(outcome.binaryFiles, "file")} matched (skipped)`,
     );
   }
+  if (outcome.denied.length) notes.push(deniedNote(outcome.denied));
   if (outcome.timedOut) {
     notes.push(timeoutNote(request.timeoutMs, "results are partial; narrow path, glob or type"));
   }
