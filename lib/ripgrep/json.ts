@@ -27,6 +27,8 @@ export interface RipgrepLine {
   lineNumber: number;
   /** `[start, end)` of each match within `text`. */
   spans: Array<[number, number]>;
+  /** Characters cut off the end of `text` while reading an oversized record (see shrink.ts). */
+  cut?: number;
 }
 
 /** One event of `rg --json`. */
@@ -50,7 +52,7 @@ export function sniffType(line: string): RipgrepEvent["type"] | null {
 /** Parses one line of `rg --json` output; null for blank or unknown lines. */
 export function parseEvent(line: string): RipgrepEvent | null {
   if (!line.trim()) return null;
-  let raw: { type?: string; data?: RawData };
+  let raw: { type?: string; data?: RawData; cut?: Record<string, number> };
   try {
     raw = JSON.parse(line);
   } catch {
@@ -65,13 +67,16 @@ export function parseEvent(line: string): RipgrepEvent | null {
     case "context": {
       const bytes = data.lines?.bytes !== undefined ? fromBase64(data.lines.bytes) : undefined;
       const text = bytes ? lossy(bytes) : data.lines?.text ?? "";
-      return {
+      const event: RipgrepLine = {
         type: raw.type,
         path: decodeData(data.path),
         text,
         lineNumber: data.line_number ?? 0,
         spans: (data.submatches ?? []).map((s) => toStringSpan(text, bytes, s.start, s.end)),
       };
+      const cut = raw.cut?.["data.lines.text"] ?? Math.floor((raw.cut?.["data.lines.bytes"] ?? 0) * 3 / 4);
+      if (cut) event.cut = cut;
+      return event;
     }
     case "end":
       return {

@@ -8,6 +8,7 @@ import { ToolError } from "../../lib/mcp/errors.ts";
 import type { Ripgrep } from "../../lib/ripgrep/locate.ts";
 import { parseMessages } from "../../lib/ripgrep/messages.ts";
 import { RipgrepRun } from "../../lib/ripgrep/run.ts";
+import { JsonShrinker } from "../../lib/ripgrep/shrink.ts";
 import { type GrepMode, type Page, PageCollector } from "./collect.ts";
 import { slicePage } from "./slice.ts";
 
@@ -41,6 +42,8 @@ export interface GrepRunOptions {
   countHorizon?: number;
   pageChars?: number;
   maxLineChars?: number;
+  /** ripgrep JSON records longer than this are shrunk while streaming (long lines cut); default 1,000,000. */
+  maxRecordChars?: number;
   /** Result sets up to this many units are buffered from a parallel pass; 0 always pages a sorted run. */
   bufferUnits?: number;
 }
@@ -86,6 +89,8 @@ export function grepArgs(request: GrepRequest, sorted: boolean): string[] {
 const BUFFER_UNITS = 2_000;
 /** ... and up to this much text. */
 const BUFFER_CHARS = 4_000_000;
+/** A match record (one line, as JSON) longer than this is shrunk while it streams in, never built whole. */
+const MAX_RECORD_CHARS = 1_000_000;
 /** Pages past this offset skip the buffered pass. */
 const MAX_BUFFERED_END = 20_000;
 
@@ -174,7 +179,8 @@ async function pass(
   });
   if (signal.aborted) return { page: collector.page(), overflowed: false, denied: [] };
   const run = new RipgrepRun(rg, grepArgs(request, how.sorted), { cwd: options.cwd, signal });
-  for await (const line of run.lines()) {
+  const maxChars = options.maxRecordChars ?? MAX_RECORD_CHARS;
+  for await (const line of run.lines({ maxChars, oversize: () => new JsonShrinker(maxChars) })) {
     if (!collector.feed(line)) break;
   }
   const exit = await run.exit;
