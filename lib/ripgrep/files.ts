@@ -1,6 +1,7 @@
 /** Lists files the way ripgrep sees them (`rg --files`): gitignore, `.ignore` and `.rgignore` respected. */
 import type { Ripgrep } from "./locate.ts";
 import { RipgrepRun } from "./run.ts";
+import { decodeFileName } from "../workspace/path_text.ts";
 
 /** What to list. */
 export interface ListFilesOptions {
@@ -28,7 +29,8 @@ export interface ListFilesOptions {
 /** The `rg --files` argv for `options`. */
 export function listFilesArgs(options: ListFilesOptions): string[] {
   // No --no-messages: stderr names the folders it could not read (see messages.ts).
-  const args = ["--files", "--no-config"];
+  // NUL-separated: a file name may hold a newline.
+  const args = ["--files", "--null", "--no-config"];
   if (options.hidden) args.push("--hidden");
   if (options.noIgnore) args.push("--no-ignore");
   if (options.maxDepth !== undefined) args.push("--max-depth", String(options.maxDepth));
@@ -44,7 +46,8 @@ export function listFilesArgs(options: ListFilesOptions): string[] {
 }
 
 /**
- * Streams listed paths (relative to `cwd`, `./` or Windows' `.\` dropped); stops ripgrep when the consumer
+ * Streams listed paths (relative to `cwd`, `./` or Windows' `.\` dropped; bytes that are not UTF-8 as
+ * U+DC80-U+DCFF, see path_text.ts); stops ripgrep when the consumer
  * stops iterating. Returns the run so callers can await `exit` for ripgrep's verdict.
  */
 export function listFiles(
@@ -53,7 +56,7 @@ export function listFiles(
 ): { run: RipgrepRun; paths: AsyncGenerator<string> } {
   const run = new RipgrepRun(rg, listFilesArgs(options), { cwd: options.cwd, signal: options.signal });
   async function* paths() {
-    for await (const line of run.lines()) yield withoutDotPrefix(line);
+    for await (const name of run.records(0)) yield withoutDotPrefix(decodeFileName(name));
   }
   return { run, paths: paths() };
 }

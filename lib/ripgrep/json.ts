@@ -1,9 +1,11 @@
 /**
  * The `rg --json` event stream as typed events: one JSON object a line (begin, match, context, end,
- * summary). Paths and lines that are not UTF-8 arrive base64-encoded and are decoded lossily; submatch
+ * summary). Paths and lines that are not UTF-8 arrive base64-encoded: lines are decoded lossily, paths keep
+ * their odd bytes as U+DC80-U+DCFF (lib/workspace/path_text.ts); submatch
  * offsets are converted from UTF-8 bytes to string indices.
  * @module
  */
+import { decodeFileName } from "../workspace/path_text.ts";
 
 /** ripgrep's counters for one file (`end`) or the whole run (`summary`). */
 export interface RipgrepStats {
@@ -135,7 +137,8 @@ const encoder = new TextEncoder();
 function decodeData(value: RawText | undefined): string {
   if (!value) return "";
   if (value.text !== undefined) return value.text;
-  return value.bytes !== undefined ? lossy(fromBase64(value.bytes)) : "";
+  // Only paths come here: their bytes that are not UTF-8 are kept (path_text.ts), not replaced.
+  return value.bytes !== undefined ? decodeFileName(fromBase64(value.bytes)) : "";
 }
 
 function lossy(bytes: Uint8Array): string {

@@ -33,6 +33,13 @@ export interface LinesOptions {
   oversize?: () => LineSink;
 }
 
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const joined = new Uint8Array(a.length + b.length);
+  joined.set(a);
+  joined.set(b, a.length);
+  return joined;
+}
+
 function truncator(maxChars: number): LineSink {
   const kept: string[] = [];
   let chars = 0;
@@ -123,6 +130,33 @@ export class RipgrepRun {
       if (last) yield last;
     } finally {
       // Reached on early return too: stop ripgrep and release the pipe.
+      if (!finished) this.stop();
+      await reader.cancel().catch(() => {});
+    }
+  }
+
+  /** stdout split at `separator` (a byte: 0 for `--null`) as raw bytes, for names that may not be UTF-8. */
+  async *records(separator: number): AsyncGenerator<Uint8Array> {
+    const reader = this.#child.stdout.getReader();
+    let rest = new Uint8Array(0);
+    let finished = false;
+    try {
+      while (true) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        const chunk = rest.length ? concat(rest, value) : value;
+        let start = 0;
+        let end: number;
+        while ((end = chunk.indexOf(separator, start)) >= 0) {
+          yield chunk.slice(start, end);
+          start = end + 1;
+          if (this.#stopped) return;
+        }
+        rest = chunk.slice(start);
+      }
+      finished = true;
+      if (rest.length) yield rest;
+    } finally {
       if (!finished) this.stop();
       await reader.cancel().catch(() => {});
     }

@@ -5,6 +5,7 @@
  */
 import { ToolError } from "../mcp/errors.ts";
 import { platform, toSlashes } from "../platform/mod.ts";
+import { hasRawBytes, pathFromArgument, showPath } from "./path_text.ts";
 import { realResolve } from "./resolve.ts";
 
 /** Where the workspace roots came from. */
@@ -100,7 +101,15 @@ export class Workspace {
    * an allowed folder after resolving `..` and symlinks; a path that does not exist yet is judged by its
    * nearest existing parent.
    */
-  async resolveInside(path: string): Promise<string> {
+  async resolveInside(shown: string): Promise<string> {
+    // The one place a quoted, escaped name (`"a\nb.txt"`, as tools show odd names) is turned back into one.
+    const path = pathFromArgument(shown);
+    if (hasRawBytes(path)) {
+      throw new ToolError(
+        "invalid_argument",
+        `Cannot use ${shown}: its name is not valid UTF-8, which this server cannot open; rename it (e.g. in a shell)`,
+      );
+    }
     if (path.includes("\0")) {
       throw new ToolError(
         "invalid_argument",
@@ -138,8 +147,16 @@ export class Workspace {
     return [...this.#roots, ...this.#extra].some((root) => platform.isInside(real, root));
   }
 
-  /** How a path is shown to the model: relative to the primary root with `/`, else absolute. */
+  /**
+   * How a path is shown to the model: relative to the primary root with `/`, else absolute; quoted and
+   * escaped when it holds a control character (see path_text.ts).
+   */
   display(real: string): string {
+    return showPath(this.relative(real));
+  }
+
+  /** `real` relative to the primary root with `/` (else absolute), unescaped: for ripgrep's arguments. */
+  relative(real: string): string {
     if (!platform.isInside(real, this.primary)) return toSlashes(real);
     return toSlashes(platform.path.relative(this.primary, real)) || ".";
   }

@@ -1,5 +1,6 @@
 /** The folder tree fs_list shows: built from ripgrep's file list, then rendered with per-folder cuts. */
 import { formatCount, formatSize } from "../../lib/text/format.ts";
+import { showPath } from "../../lib/workspace/path_text.ts";
 
 /** `file2` before `file10`, case-insensitive. */
 const NATURAL = new Intl.Collator("en", { numeric: true, sensitivity: "base" });
@@ -81,7 +82,7 @@ export function layoutTree(
           const note = expanded
             ? ""
             : `  (${formatCount(child.fileCount)} ${plural(child.fileCount, "file")})`;
-          lines.push({ level, text: `${child.name}/${note}` });
+          lines.push({ level, text: `${showPath(child.name)}/${note}` });
           if (expanded) visit(child, level + 1, `${prefix}${child.name}/`);
         },
       });
@@ -97,7 +98,7 @@ export function layoutTree(
         sortKey: `1${name.toLowerCase()}`,
         render: () => {
           counts.files++;
-          lines.push({ level, text: name, file: `${prefix}${name}` });
+          lines.push({ level, text: showPath(name), file: `${prefix}${name}` });
         },
       });
     }
@@ -128,19 +129,20 @@ export function renderLines(lines: TreeLine[], sizes: Map<string, number>): stri
 }
 
 function renderExtra(extra: TreeExtra): string {
+  const name = showPath(extra.name);
   switch (extra.kind) {
     case "collapsed":
-      return `${extra.name}/  (${formatCount(extra.entries)}${extra.capped ? "+" : ""} ${
+      return `${name}/  (${formatCount(extra.entries)}${extra.capped ? "+" : ""} ${
         plural(extra.entries, "entry", "entries")
       }, collapsed)`;
     case "empty":
-      return `${extra.name}/  (empty)`;
+      return `${name}/  (empty)`;
     case "unreadable":
-      return `${extra.name}/  (unreadable: permission denied)`;
+      return `${name}/  (unreadable: permission denied)`;
     case "symlink":
-      return `${extra.name} -> ${extra.target}`;
+      return `${name} -> ${extra.target}`;
     case "special":
-      return `${extra.name}  (${extra.type})`;
+      return `${name}  (${extra.type})`;
   }
 }
 

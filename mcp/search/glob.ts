@@ -4,6 +4,7 @@ import { listFiles } from "../../lib/ripgrep/files.ts";
 import type { Ripgrep } from "../../lib/ripgrep/locate.ts";
 import { deniedNote, parseMessages } from "../../lib/ripgrep/messages.ts";
 import { formatCount } from "../../lib/text/format.ts";
+import { showPath } from "../../lib/workspace/path_text.ts";
 import { timeoutNote } from "./timeout.ts";
 
 /** A glob request, validated, with its path resolved. */
@@ -52,7 +53,7 @@ export async function glob(rg: Ripgrep, request: GlobRequest, options: GlobRunOp
   let total = 0;
   let capped = false;
   for await (const path of paths) {
-    if (total >= offset && total < offset + request.limit) page.push(path);
+    if (total >= offset && total < offset + request.limit) page.push(showPath(path));
     total++;
     if (total >= countCap) {
       capped = true;

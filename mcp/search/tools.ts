@@ -141,8 +141,8 @@ async function targets(
     const roots = workspace.roots.filter((root, i) =>
       !workspace.roots.some((other, j) => j < i && platform.isInside(root, other))
     );
-    const paths = roots.map((root) => workspace.display(root));
-    return { paths, where: paths.join(", ") };
+    const paths = roots.map((root) => workspace.relative(root));
+    return { paths, where: roots.map((root) => workspace.display(root)).join(", ") };
   }
   const real = await workspace.resolveInside(path);
   let info: Deno.FileInfo;
@@ -155,6 +155,5 @@ async function targets(
   if (!info.isFile && !info.isDirectory) {
     throw new ToolError("invalid_argument", `Cannot search "${path}": not a regular file or folder`);
   }
-  const where = workspace.display(real);
-  return { paths: [where], where };
+  return { paths: [workspace.relative(real)], where: workspace.display(real) };
 }
