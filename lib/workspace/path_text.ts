@@ -8,8 +8,8 @@
 
 const FATAL = new TextDecoder("utf-8", { fatal: true });
 
-// deno-lint-ignore no-control-regex
 const NEEDS_QUOTES =
+  // deno-lint-ignore no-control-regex
   /[\x00-\x1f\x7f]|^"|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** `path` unchanged when plain; else quoted with `\n`, `\t`, `\"`, `\\`, `\xHH` (a byte) and `\uHHHH`. */
