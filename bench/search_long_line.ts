@@ -2,7 +2,8 @@
  * Side script (not a timed benchmark): peak memory of search-mcp when one file is a single huge line.
  * Writes a temp workspace with `big.txt` (one line of N MB with a match near its start and its end) and
  * `small.txt` (one match), asks search_grep in every mode over stdio, and prints each answer's summary with
- * the server's peak RSS (VmHWM, Linux only). Usage: deno run -A bench/search_long_line.ts [megabytes=100] (520 reproduces the 512 MB failure)
+ * the server's peak RSS (VmHWM, Linux only).
+ * Usage: deno run -A bench/search_long_line.ts [megabytes=100]; 520 reproduces the issue's 512 MB failure.
  * @module
  */
 import { Client, StdioClientTransport } from "../lib/mcp/sdk.ts";
