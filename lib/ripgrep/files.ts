@@ -3,6 +3,7 @@ import type { Ripgrep } from "./locate.ts";
 import { RipgrepRun } from "./run.ts";
 import { globFilter } from "./glob_filter.ts";
 import { ignoreRuleArgs, type IgnoreRules, keepListed } from "./ignore_rules.ts";
+import { decodeFileName } from "../workspace/path_text.ts";
 
 /** What to list. */
 export interface ListFilesOptions {
@@ -29,7 +30,9 @@ export interface ListFilesOptions {
 
 /** The `rg --files` argv for `options`. */
 export function listFilesArgs(options: ListFilesOptions): string[] {
-  const args = ["--files", "--no-config", "--no-messages", ...ignoreRuleArgs(ignoreRules(options))];
+  // No --no-messages: stderr names the folders it could not read (see messages.ts).
+  // NUL-separated: a file name may hold a newline.
+  const args = ["--files", "--null", "--no-config", ...ignoreRuleArgs(ignoreRules(options))];
   if (options.maxDepth !== undefined) args.push("--max-depth", String(options.maxDepth));
   if (options.slashes) args.push("--path-separator", "/");
   if (options.sort === "path") args.push("--sort", "path");
@@ -39,7 +42,8 @@ export function listFilesArgs(options: ListFilesOptions): string[] {
 }
 
 /**
- * Streams listed paths (relative to `cwd`, `./` or Windows' `.\` dropped); stops ripgrep when the consumer
+ * Streams listed paths (relative to `cwd`, `./` or Windows' `.\` dropped; bytes that are not UTF-8 as
+ * U+DC80-U+DCFF, see path_text.ts); stops ripgrep when the consumer
  * stops iterating. Returns the run so callers can await `exit` for ripgrep's verdict.
  */
 export function listFiles(
@@ -49,8 +53,8 @@ export function listFiles(
   const keep = keepListed(ignoreRules(options), options.paths);
   const run = new RipgrepRun(rg, listFilesArgs(options), { cwd: options.cwd, signal: options.signal });
   async function* paths() {
-    for await (const line of run.lines()) {
-      const path = withoutDotPrefix(line);
+    for await (const name of run.records(0)) {
+      const path = withoutDotPrefix(decodeFileName(name));
       if (keep(path)) yield path;
     }
   }

@@ -1,9 +1,11 @@
 /**
  * The `rg --json` event stream as typed events: one JSON object a line (begin, match, context, end,
- * summary). Paths and lines that are not UTF-8 arrive base64-encoded and are decoded lossily; submatch
+ * summary). Paths and lines that are not UTF-8 arrive base64-encoded: lines are decoded lossily, paths keep
+ * their odd bytes as U+DC80-U+DCFF (lib/workspace/path_text.ts); submatch
  * offsets are converted from UTF-8 bytes to string indices.
  * @module
  */
+import { decodeFileName } from "../workspace/path_text.ts";
 
 /** ripgrep's counters for one file (`end`) or the whole run (`summary`). */
 export interface RipgrepStats {
@@ -27,6 +29,8 @@ export interface RipgrepLine {
   lineNumber: number;
   /** `[start, end)` of each match within `text`. */
   spans: Array<[number, number]>;
+  /** Characters cut off the end of `text` while reading an oversized record (see shrink.ts). */
+  cut?: number;
 }
 
 /** One event of `rg --json`. */
@@ -50,7 +54,7 @@ export function sniffType(line: string): RipgrepEvent["type"] | null {
 /** Parses one line of `rg --json` output; null for blank or unknown lines. */
 export function parseEvent(line: string): RipgrepEvent | null {
   if (!line.trim()) return null;
-  let raw: { type?: string; data?: RawData };
+  let raw: { type?: string; data?: RawData; cut?: Record<string, number> };
   try {
     raw = JSON.parse(line);
   } catch {
@@ -65,13 +69,16 @@ export function parseEvent(line: string): RipgrepEvent | null {
     case "context": {
       const bytes = data.lines?.bytes !== undefined ? fromBase64(data.lines.bytes) : undefined;
       const text = bytes ? lossy(bytes) : data.lines?.text ?? "";
-      return {
+      const event: RipgrepLine = {
         type: raw.type,
         path: decodeData(data.path),
         text,
         lineNumber: data.line_number ?? 0,
         spans: (data.submatches ?? []).map((s) => toStringSpan(text, bytes, s.start, s.end)),
       };
+      const cut = raw.cut?.["data.lines.text"] ?? Math.floor((raw.cut?.["data.lines.bytes"] ?? 0) * 3 / 4);
+      if (cut) event.cut = cut;
+      return event;
     }
     case "end":
       return {
@@ -130,7 +137,8 @@ const encoder = new TextEncoder();
 function decodeData(value: RawText | undefined): string {
   if (!value) return "";
   if (value.text !== undefined) return value.text;
-  return value.bytes !== undefined ? lossy(fromBase64(value.bytes)) : "";
+  // Only paths come here: their bytes that are not UTF-8 are kept (path_text.ts), not replaced.
+  return value.bytes !== undefined ? decodeFileName(fromBase64(value.bytes)) : "";
 }
 
 function lossy(bytes: Uint8Array): string {

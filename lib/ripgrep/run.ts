@@ -19,6 +19,40 @@ export interface RipgrepOptions {
 
 const STDERR_CAP = 8 * 1024;
 
+/** Where the pieces of an over-long line go. */
+export interface LineSink {
+  push(piece: string): void;
+  finish(): string;
+}
+
+/** How {@link RipgrepRun.lines} treats long lines. */
+export interface LinesOptions {
+  /** Lines longer than this are handed to `oversize` piece by piece instead of being built. */
+  maxChars?: number;
+  /** A fresh sink for one over-long line; default: keep its first `maxChars` characters. */
+  oversize?: () => LineSink;
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const joined = new Uint8Array(a.length + b.length);
+  joined.set(a);
+  joined.set(b, a.length);
+  return joined;
+}
+
+function truncator(maxChars: number): LineSink {
+  const kept: string[] = [];
+  let chars = 0;
+  return {
+    push(piece) {
+      if (chars >= maxChars) return;
+      kept.push(piece.slice(0, maxChars - chars));
+      chars += kept.at(-1)!.length;
+    },
+    finish: () => kept.join(""),
+  };
+}
+
 /** One ripgrep process: iterate `lines()`, call `stop()` when done early, await `exit`. */
 export class RipgrepRun {
   readonly #child: Deno.ChildProcess;
@@ -44,13 +78,36 @@ export class RipgrepRun {
     });
   }
 
-  /** stdout split into lines (without the newline); ends when ripgrep ends or is stopped. */
-  async *lines(): AsyncGenerator<string> {
+  /**
+   * stdout split into lines (without the newline); ends when ripgrep ends or is stopped. A line longer than
+   * `maxChars` is never built whole: from that point its pieces go to `oversize()` (by default: kept up to
+   * `maxChars`, the rest dropped), whose `finish()` is yielded instead.
+   */
+  async *lines(options: LinesOptions = {}): AsyncGenerator<string> {
     const decoder = new TextDecoder();
     const reader = this.#child.stdout.getReader();
+    const maxChars = options.maxChars ?? Infinity;
     // The unterminated tail, kept as parts: a 50 MB minified line arrives in hundreds of chunks, and
     // rescanning a growing string for "\n" on every chunk would be quadratic.
     const parts: string[] = [];
+    let partsChars = 0;
+    let long: LineSink | null = null;
+    const add = (piece: string) => {
+      if (long) return long.push(piece);
+      parts.push(piece);
+      partsChars += piece.length;
+      if (partsChars <= maxChars) return;
+      long = options.oversize?.() ?? truncator(maxChars);
+      for (const part of parts) long.push(part);
+      parts.length = 0;
+    };
+    const take = (): string => {
+      const line = long ? long.finish() : parts.length === 1 ? parts[0] : parts.join("");
+      parts.length = 0;
+      partsChars = 0;
+      long = null;
+      return line;
+    };
     let finished = false;
     try {
       while (true) {
@@ -60,21 +117,46 @@ export class RipgrepRun {
         let start = 0;
         let newline: number;
         while ((newline = text.indexOf("\n", start)) >= 0) {
-          parts.push(text.slice(start, newline));
-          const line = parts.length === 1 ? parts[0] : parts.join("");
-          parts.length = 0;
+          add(text.slice(start, newline));
           start = newline + 1;
-          yield line;
+          yield take();
           if (this.#stopped) return;
         }
-        if (start < text.length) parts.push(text.slice(start));
+        if (start < text.length) add(text.slice(start));
       }
-      parts.push(decoder.decode());
+      add(decoder.decode());
       finished = true;
-      const last = parts.join("");
+      const last = take();
       if (last) yield last;
     } finally {
       // Reached on early return too: stop ripgrep and release the pipe.
+      if (!finished) this.stop();
+      await reader.cancel().catch(() => {});
+    }
+  }
+
+  /** stdout split at `separator` (a byte: 0 for `--null`) as raw bytes, for names that may not be UTF-8. */
+  async *records(separator: number): AsyncGenerator<Uint8Array> {
+    const reader = this.#child.stdout.getReader();
+    let rest = new Uint8Array(0);
+    let finished = false;
+    try {
+      while (true) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        const chunk = rest.length ? concat(rest, value) : value;
+        let start = 0;
+        let end: number;
+        while ((end = chunk.indexOf(separator, start)) >= 0) {
+          yield chunk.slice(start, end);
+          start = end + 1;
+          if (this.#stopped) return;
+        }
+        rest = chunk.slice(start);
+      }
+      finished = true;
+      if (rest.length) yield rest;
+    } finally {
       if (!finished) this.stop();
       await reader.cancel().catch(() => {});
     }

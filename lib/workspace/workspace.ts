@@ -5,6 +5,7 @@
  */
 import { ToolError } from "../mcp/errors.ts";
 import { platform, toSlashes } from "../platform/mod.ts";
+import { hasRawBytes, pathFromArgument, showPath } from "./path_text.ts";
 import { realResolve } from "./resolve.ts";
 import { fromPathForm } from "./path_forms.ts";
 import { isPathError, pathError, quotablePath } from "./path_error.ts";
@@ -102,7 +103,15 @@ export class Workspace {
    * an allowed folder after resolving `..` and symlinks; a path that does not exist yet is judged by its
    * nearest existing parent.
    */
-  async resolveInside(path: string): Promise<string> {
+  async resolveInside(shown: string): Promise<string> {
+    // The one place a quoted, escaped name (`"a\nb.txt"`, as tools show odd names) is turned back into one.
+    const path = pathFromArgument(shown);
+    if (hasRawBytes(path)) {
+      throw new ToolError(
+        "invalid_argument",
+        `Cannot use ${shown}: its name is not valid UTF-8, which this server cannot open; rename it (e.g. in a shell)`,
+      );
+    }
     if (path.includes("\0")) {
       throw new ToolError(
         "invalid_argument",
@@ -116,6 +125,15 @@ export class Workspace {
     const plain = fromPathForm(path);
     const absolute = platform.path.resolve(this.primary, plain === "" ? "." : plain);
     const real = await realResolve(absolute).catch((error) => {
+      // A folder on the way without search (x) permission: say which path, not "internal".
+      if (error instanceof Deno.errors.PermissionDenied) {
+        throw new ToolError(
+          "permission_denied",
+          `Cannot use "${
+            quotablePath(path)
+          }": permission denied on a folder of its path; ask for a path you can read`,
+        );
+      }
       // Other errors keep their OS type: each server words them (edit-mcp's io_error with the OS code).
       throw isPathError(error) ? pathError(error, `Cannot use "${quotablePath(path)}"`) : error;
     });
@@ -135,8 +153,16 @@ export class Workspace {
     return [...this.#roots, ...this.#extra].some((root) => platform.isInside(real, root));
   }
 
-  /** How a path is shown to the model: relative to the primary root with `/`, else absolute. */
+  /**
+   * How a path is shown to the model: relative to the primary root with `/`, else absolute; quoted and
+   * escaped when it holds a control character (see path_text.ts).
+   */
   display(real: string): string {
+    return showPath(this.relative(real));
+  }
+
+  /** `real` relative to the primary root with `/` (else absolute), unescaped: for ripgrep's arguments. */
+  relative(real: string): string {
     if (!platform.isInside(real, this.primary)) return toSlashes(real);
     return toSlashes(platform.path.relative(this.primary, real)) || ".";
   }

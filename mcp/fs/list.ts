@@ -1,14 +1,16 @@
 /**
  * fs_list: a compact tree of a folder. Files come from `rg --files` (so .gitignore, .ignore and .rgignore
  * rules are ripgrep's own); folders are derived from their paths; each shown folder is also read to add
- * what ripgrep never lists: empty folders, symlinks and collapsed generated folders (node_modules, .git).
+ * what ripgrep never lists: empty folders, symlinks, FIFOs/sockets/devices (never opened) and collapsed
+ * generated folders (node_modules, .git).
  * @module
  */
-import { ToolError } from "../../lib/mcp/errors.ts";
+import { ToolError, toToolError } from "../../lib/mcp/errors.ts";
 import { platform, toSlashes } from "../../lib/platform/mod.ts";
 import { listFiles } from "../../lib/ripgrep/files.ts";
 import { insideGitRepo } from "../../lib/ripgrep/ignore_rules.ts";
 import { RIPGREP_HINT } from "../../lib/ripgrep/locate.ts";
+import { deniedNote, parseMessages } from "../../lib/ripgrep/messages.ts";
 import { capText } from "../../lib/text/cap.ts";
 import { formatCount } from "../../lib/text/format.ts";
 import type { FsDeps } from "./deps.ts";
@@ -39,6 +41,7 @@ export async function listTree(deps: FsDeps, request: ListRequest, signal?: Abor
       `Cannot list "${request.path}": it is a file; read it with fs_read`,
     );
   }
+  await assertReadable(real, request.path);
   const rg = await deps.ripgrep();
   if (!rg) {
     throw new ToolError("unavailable", `Cannot list "${request.path}": ripgrep not found; ${RIPGREP_HINT}`);
@@ -76,6 +79,8 @@ export async function listTree(deps: FsDeps, request: ListRequest, signal?: Abor
       formatCount(layout.counts.files)
     } ${plural(layout.counts.files, "file")} shown of ${total} in all`,
   ];
+  const { denied } = parseMessages(exit.stderr);
+  if (denied.length) notes.push(deniedNote(denied.map(toSlashes)));
   if (stopped) notes.push(`scan stopped at ${formatCount(scanned)} files: counts are lower bounds`);
   if (layout.cut) notes.push(`cut at ${formatCount(MAX_LINES)} lines: lower depth or list a subfolder`);
   if (root.fileCount === 0 && !request.all && (await countEntries(real, 1)).count > 0) {
@@ -118,24 +123,50 @@ async function addExtras(real: string, root: TreeFolder, request: ListRequest): 
         const { count, capped } = await countEntries(child, COLLAPSED_COUNT_CAP);
         folder.extras.push({ kind: "collapsed", name: entry.name, entries: count, capped });
       } else if (entry.isDirectory && !folder.folders.has(entry.name)) {
-        if ((await countEntries(child, 1)).count === 0) {
-          folder.extras.push({ kind: "empty", name: entry.name });
-        }
+        const { count, denied } = await countEntries(child, 1);
+        if (denied) folder.extras.push({ kind: "unreadable", name: entry.name });
+        else if (count === 0) folder.extras.push({ kind: "empty", name: entry.name });
+      } else if (!entry.isFile && !entry.isDirectory) {
+        // lstat only: opening a FIFO would block until a writer comes.
+        const type = await Deno.lstat(child).then(specialType, () => "special file");
+        folder.extras.push({ kind: "special", name: entry.name, type });
       }
     }
   });
 }
 
-async function countEntries(folder: string, cap: number): Promise<{ count: number; capped: boolean }> {
+/** What kind of special file `info` describes. */
+function specialType(info: Deno.FileInfo): string {
+  if (info.isFifo) return "FIFO";
+  if (info.isSocket) return "socket";
+  if (info.isCharDevice) return "character device";
+  if (info.isBlockDevice) return "block device";
+  return "special file";
+}
+
+/** Fails with permission_denied when `folder` cannot be read; ripgrep could not even start in it. */
+async function assertReadable(folder: string, path: string): Promise<void> {
+  try {
+    for await (const _ of Deno.readDir(folder)) break;
+  } catch (error) {
+    throw toToolError(error, `Cannot list "${path}"`);
+  }
+}
+
+async function countEntries(
+  folder: string,
+  cap: number,
+): Promise<{ count: number; capped: boolean; denied: boolean }> {
   let count = 0;
   try {
     for await (const _ of Deno.readDir(folder)) {
-      if (++count >= cap) return { count, capped: true };
+      if (++count >= cap) return { count, capped: true, denied: false };
     }
-  } catch {
-    // Unreadable: shown with what was counted.
+  } catch (error) {
+    // Unreadable: shown with what was counted, and said to be unreadable rather than empty.
+    return { count, capped: false, denied: error instanceof Deno.errors.PermissionDenied };
   }
-  return { count, capped: false };
+  return { count, capped: false, denied: false };
 }
 
 async function fileSizes(root: string, files: string[]): Promise<Map<string, number>> {

@@ -1,5 +1,6 @@
 /** The folder tree fs_list shows: built from ripgrep's file list, then rendered with per-folder cuts. */
 import { formatCount, formatSize } from "../../lib/text/format.ts";
+import { showPath } from "../../lib/workspace/path_text.ts";
 
 /** `file2` before `file10`, case-insensitive. */
 const NATURAL = new Intl.Collator("en", { numeric: true, sensitivity: "base" });
@@ -11,7 +12,7 @@ export interface TreeFolder {
   files: string[];
   /** Files anywhere under it, as ripgrep listed them. */
   fileCount: number;
-  /** Entries the folder has that ripgrep does not list: collapsed, empty or symlinked. */
+  /** Entries the folder has that ripgrep does not list: collapsed, empty, symlinked or special. */
   extras: TreeExtra[];
 }
 
@@ -19,7 +20,10 @@ export interface TreeFolder {
 export type TreeExtra =
   | { kind: "collapsed"; name: string; entries: number; capped: boolean }
   | { kind: "empty"; name: string }
-  | { kind: "symlink"; name: string; target: string };
+  | { kind: "unreadable"; name: string }
+  | { kind: "symlink"; name: string; target: string }
+  /** A FIFO, socket or device: listed with its type, never opened. */
+  | { kind: "special"; name: string; type: string };
 
 /** A new, empty folder node. */
 export function newFolder(name: string): TreeFolder {
@@ -78,14 +82,14 @@ export function layoutTree(
           const note = expanded
             ? ""
             : `  (${formatCount(child.fileCount)} ${plural(child.fileCount, "file")})`;
-          lines.push({ level, text: `${child.name}/${note}` });
+          lines.push({ level, text: `${showPath(child.name)}/${note}` });
           if (expanded) visit(child, level + 1, `${prefix}${child.name}/`);
         },
       });
     }
     for (const extra of folder.extras) {
       entries.push({
-        sortKey: `${extra.kind === "symlink" ? 1 : 0}${extra.name.toLowerCase()}`,
+        sortKey: `${extra.kind === "symlink" || extra.kind === "special" ? 1 : 0}${extra.name.toLowerCase()}`,
         render: () => lines.push({ level, text: renderExtra(extra) }),
       });
     }
@@ -94,7 +98,7 @@ export function layoutTree(
         sortKey: `1${name.toLowerCase()}`,
         render: () => {
           counts.files++;
-          lines.push({ level, text: name, file: `${prefix}${name}` });
+          lines.push({ level, text: showPath(name), file: `${prefix}${name}` });
         },
       });
     }
@@ -125,15 +129,20 @@ export function renderLines(lines: TreeLine[], sizes: Map<string, number>): stri
 }
 
 function renderExtra(extra: TreeExtra): string {
+  const name = showPath(extra.name);
   switch (extra.kind) {
     case "collapsed":
-      return `${extra.name}/  (${formatCount(extra.entries)}${extra.capped ? "+" : ""} ${
+      return `${name}/  (${formatCount(extra.entries)}${extra.capped ? "+" : ""} ${
         plural(extra.entries, "entry", "entries")
       }, collapsed)`;
     case "empty":
-      return `${extra.name}/  (empty)`;
+      return `${name}/  (empty)`;
+    case "unreadable":
+      return `${name}/  (unreadable: permission denied)`;
     case "symlink":
-      return `${extra.name} -> ${extra.target}`;
+      return `${name} -> ${extra.target}`;
+    case "special":
+      return `${name}  (${extra.type})`;
   }
 }
 

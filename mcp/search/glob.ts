@@ -2,7 +2,9 @@
 import { ToolError } from "../../lib/mcp/errors.ts";
 import { listFiles } from "../../lib/ripgrep/files.ts";
 import type { Ripgrep } from "../../lib/ripgrep/locate.ts";
+import { deniedNote, parseMessages } from "../../lib/ripgrep/messages.ts";
 import { formatCount } from "../../lib/text/format.ts";
+import { showPath } from "../../lib/workspace/path_text.ts";
 import { timeoutNote } from "./timeout.ts";
 
 /** A glob request, validated, with its path resolved. */
@@ -53,7 +55,7 @@ export async function glob(rg: Ripgrep, request: GlobRequest, options: GlobRunOp
   let total = 0;
   let capped = false;
   for await (const path of paths) {
-    if (total >= offset && total < offset + request.limit) page.push(path);
+    if (total >= offset && total < offset + request.limit) page.push(showPath(path));
     total++;
     if (total >= countCap) {
       capped = true;
@@ -61,8 +63,15 @@ export async function glob(rg: Ripgrep, request: GlobRequest, options: GlobRunOp
     }
   }
   const exit = await run.exit;
-  if (exit.code === 2 && !exit.stopped && total === 0) {
-    const reason = exit.stderr.replace(/^rg: /gm, "").trim();
+  const { denied, other } = parseMessages(exit.stderr);
+  if (total === 0 && denied.some((path) => request.paths.includes(path))) {
+    throw new ToolError(
+      "permission_denied",
+      `Cannot list files in "${request.where}": permission denied; search a folder you can read`,
+    );
+  }
+  if (exit.code === 2 && !exit.stopped && total === 0 && denied.length === 0) {
+    const reason = other.join("\n") || "ripgrep failed without a message";
     throw new ToolError(
       "invalid_argument",
       `Cannot list files matching "${request.patterns.join('", "')}": ${reason}`,
@@ -74,6 +83,7 @@ export async function glob(rg: Ripgrep, request: GlobRequest, options: GlobRunOp
   const notes = deadline.aborted && exit.stopped && !capped
     ? [timeoutNote(options.timeoutMs, "the list is partial; narrow path or pattern")]
     : [];
+  if (denied.length) notes.push(deniedNote(denied));
   if (total === 0) {
     const skipped = [!request.noIgnore && "gitignored", !hidden && "hidden"].filter(Boolean).join(" and ");
     const hint = skipped ? ` (${skipped} files skipped)` : "";

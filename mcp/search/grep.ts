@@ -6,9 +6,11 @@
  */
 import { ToolError } from "../../lib/mcp/errors.ts";
 import type { Ripgrep } from "../../lib/ripgrep/locate.ts";
+import { parseMessages } from "../../lib/ripgrep/messages.ts";
 import { RipgrepRun } from "../../lib/ripgrep/run.ts";
 import { globFilter } from "../../lib/ripgrep/glob_filter.ts";
 import { ignoreRuleArgs, type IgnoreRules, keepListed } from "../../lib/ripgrep/ignore_rules.ts";
+import { JsonShrinker } from "../../lib/ripgrep/shrink.ts";
 import { type GrepMode, type Page, PageCollector } from "./collect.ts";
 import { slicePage } from "./slice.ts";
 
@@ -44,6 +46,8 @@ export interface GrepRunOptions {
   countHorizon?: number;
   pageChars?: number;
   maxLineChars?: number;
+  /** ripgrep JSON records longer than this are shrunk while streaming (long lines cut); default 1,000,000. */
+  maxRecordChars?: number;
   /** Result sets up to this many units are buffered from a parallel pass; 0 always pages a sorted run. */
   bufferUnits?: number;
 }
@@ -51,11 +55,14 @@ export interface GrepRunOptions {
 /** A page of grep results and how the search ended. */
 export interface GrepOutcome extends Page {
   timedOut: boolean;
+  /** Paths ripgrep could not read (permission denied): searched around, named in a note. */
+  denied: string[];
 }
 
 /** The ripgrep argv for `request`; `sorted` trades parallelism for a stable order. */
 export function grepArgs(request: GrepRequest, sorted: boolean): string[] {
-  const args = ["--json", "--no-config", "--no-messages", "--binary", "--path-separator", "/"];
+  // No --no-messages: stderr names the folders it could not read (see messages.ts).
+  const args = ["--json", "--no-config", "--binary", "--path-separator", "/"];
   args.push(
     { smart: "--smart-case", sensitive: "--case-sensitive", insensitive: "--ignore-case" }[
       request.case ?? "smart"
@@ -91,6 +98,8 @@ function ignoreRules(request: GrepRequest): IgnoreRules {
 const BUFFER_UNITS = 2_000;
 /** ... and up to this much text. */
 const BUFFER_CHARS = 4_000_000;
+/** A match record (one line, as JSON) longer than this is shrunk while it streams in, never built whole. */
+const MAX_RECORD_CHARS = 1_000_000;
 /** Pages past this offset skip the buffered pass. */
 const MAX_BUFFERED_END = 20_000;
 
@@ -128,7 +137,7 @@ export async function grep(rg: Ripgrep, request: GrepRequest, options: GrepRunOp
         pageChars,
         context: request.context ?? 0,
       });
-      return { ...page, timedOut: deadline.aborted && !page.complete };
+      return { ...page, timedOut: deadline.aborted && !page.complete, denied: buffered.denied };
     }
   }
   const sorted = await pass(rg, {
@@ -143,7 +152,11 @@ export async function grep(rg: Ripgrep, request: GrepRequest, options: GrepRunOp
     stopOnOverflow: false,
   });
   // Only a run the deadline cut short is partial; one that finished just before it is not.
-  return { ...sorted.page, timedOut: deadline.aborted && !sorted.page.complete && !sorted.page.more };
+  return {
+    ...sorted.page,
+    timedOut: deadline.aborted && !sorted.page.complete && !sorted.page.more,
+    denied: sorted.denied,
+  };
 }
 
 /** One ripgrep pass: the request, and how this pass pages it. */
@@ -162,7 +175,7 @@ interface PassOptions {
 async function pass(
   rg: Ripgrep,
   { request, options, signal, ...how }: PassOptions,
-): Promise<{ page: Page; overflowed: boolean }> {
+): Promise<{ page: Page; overflowed: boolean; denied: string[] }> {
   const collector = new PageCollector({
     mode: request.mode ?? "lines",
     context: request.context ?? 0,
@@ -174,15 +187,25 @@ async function pass(
     stopOnOverflow: how.stopOnOverflow,
     keep: keepListed(ignoreRules(request), request.paths),
   });
-  if (signal.aborted) return { page: collector.page(), overflowed: false };
+  if (signal.aborted) return { page: collector.page(), overflowed: false, denied: [] };
   const run = new RipgrepRun(rg, grepArgs(request, how.sorted), { cwd: options.cwd, signal });
-  for await (const line of run.lines()) {
+  const maxChars = options.maxRecordChars ?? MAX_RECORD_CHARS;
+  for await (const line of run.lines({ maxChars, oversize: () => new JsonShrinker(maxChars) })) {
     if (!collector.feed(line)) break;
   }
   const exit = await run.exit;
   const page = collector.page();
+  const { denied } = parseMessages(exit.stderr);
+  if (page.units === 0 && denied.some((path) => request.paths.includes(path))) {
+    throw new ToolError(
+      "permission_denied",
+      `Cannot search "${
+        denied.find((path) => request.paths.includes(path))
+      }": permission denied; search a folder you can read`,
+    );
+  }
   if (exit.code === 2 && !page.complete && !exit.stopped) throw ripgrepError(request, exit.stderr);
-  return { page, overflowed: collector.overflowed && !signal.aborted };
+  return { page, overflowed: collector.overflowed && !signal.aborted, denied };
 }
 
 /** ripgrep's own words for a bad regex, glob or type, as an invalid_argument error. */

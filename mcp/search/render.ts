@@ -1,5 +1,7 @@
 /** search_grep's text: a heading per file, `line:text` / `line-context`, and one summary line. */
+import { deniedNote } from "../../lib/ripgrep/messages.ts";
 import { formatCount } from "../../lib/text/format.ts";
+import { showPath } from "../../lib/workspace/path_text.ts";
 import type { GrepMode, ShownFile } from "./collect.ts";
 import type { GrepOutcome } from "./grep.ts";
 import { timeoutNote } from "./timeout.ts";
@@ -25,7 +27,9 @@ export function renderGrep(outcome: GrepOutcome, request: RenderRequest): string
   }
   const body = request.mode === "lines"
     ? outcome.files.map((file) => renderFile(file, request.context)).join("\n\n")
-    : outcome.files.map((file) => request.mode === "count" ? `${file.path}:${file.count}` : file.path).join(
+    : outcome.files.map((file) =>
+      request.mode === "count" ? `${showPath(file.path)}:${file.count}` : showPath(file.path)
+    ).join(
       "\n",
     );
   const parts = body ? [body, ""] : [];
@@ -33,7 +37,7 @@ export function renderGrep(outcome: GrepOutcome, request: RenderRequest): string
 }
 
 function renderFile(file: ShownFile, context: number): string {
-  const out = [file.path];
+  const out = [showPath(file.path)];
   let previous = -1;
   for (const line of file.lines) {
     if (context > 0 && previous >= 0 && line.lineNumber > previous + 1) out.push("--");
@@ -71,6 +75,7 @@ function notesOf(outcome: GrepOutcome, request: RenderRequest): string[] {
       `${formatCount(outcome.binaryFiles)} binary ${plural(outcome.binaryFiles, "file")} matched (skipped)`,
     );
   }
+  if (outcome.denied.length) notes.push(deniedNote(outcome.denied));
   if (outcome.timedOut) {
     notes.push(timeoutNote(request.timeoutMs, "results are partial; narrow path, glob or type"));
   }

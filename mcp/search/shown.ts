@@ -18,14 +18,17 @@ export function toShown(
     text: string;
     spans: Array<[number, number]>;
     unit: number;
+    /** Characters cut off the end of `text` while reading. */
+    cut?: number;
   },
   maxChars: number,
 ): ShownLine[] {
   const { kind, lineNumber, text, spans, unit } = event;
   const body = text.replace(/\r?\n$/, "");
+  const parts = body.split("\n");
   const out: ShownLine[] = [];
   let start = 0;
-  for (const [i, part] of body.split("\n").entries()) {
+  for (const [i, part] of parts.entries()) {
     const end = start + part.length;
     const local = spans
       .filter(([s, e]) => s < end + 1 && e > start)
@@ -33,7 +36,10 @@ export function toShown(
     out.push({
       kind,
       lineNumber: lineNumber + i,
-      text: cutLine(part.replace(/\r$/, ""), local, { maxChars }),
+      text: cutLine(part.replace(/\r$/, ""), local, {
+        maxChars,
+        more: i === parts.length - 1 ? event.cut : undefined,
+      }),
       unit,
     });
     start = end + 1;

@@ -145,8 +145,9 @@ async function targets(
     const roots = workspace.roots.filter((root, i) =>
       !workspace.roots.some((other, j) => j < i && platform.isInside(root, other))
     );
-    const paths = roots.map((root) => workspace.display(root));
-    return { paths, where: paths.join(", "), inGitRepo: await insideGitRepo(roots) };
+    const paths = roots.map((root) => workspace.relative(root));
+    const where = roots.map((root) => workspace.display(root)).join(", ");
+    return { paths, where, inGitRepo: await insideGitRepo(roots) };
   }
   const real = await workspace.resolveInside(path);
   let info: Deno.FileInfo;
@@ -159,7 +160,10 @@ async function targets(
   if (!info.isFile && !info.isDirectory) {
     throw new ToolError("invalid_argument", `Cannot search "${path}": not a regular file or folder`);
   }
-  const where = workspace.display(real);
   const folder = info.isDirectory ? real : platform.path.dirname(real);
-  return { paths: [where], where, inGitRepo: await insideGitRepo([folder]) };
+  return {
+    paths: [workspace.relative(real)],
+    where: workspace.display(real),
+    inGitRepo: await insideGitRepo([folder]),
+  };
 }

@@ -156,3 +156,27 @@ Deno.test("fs_list honours a .gitignore outside a git repository, like search-mc
   assert.doesNotMatch(tree, /build/);
   assert.match(await c.text("fs_list", { all: true }), /build\//);
 });
+
+Deno.test({
+  name: "fs_list shows FIFOs with their type and never opens them",
+  ignore: isWindows,
+  async fn() {
+    await using ws = await tempWorkspace({ "a.txt": "x\n", "sub/b.txt": "y\n" });
+    const made = await new Deno.Command("mkfifo", { args: [ws.join("pipe"), ws.join("sub/p2")] }).output();
+    assert.ok(made.success, "mkfifo failed");
+    await using c = await fsClient(ws.path);
+    // Opening a FIFO without a writer would hang here; the call returning at all proves it was not opened.
+    assert.equal(
+      await c.text("fs_list", {}),
+      [
+        "./",
+        "  sub/",
+        "    b.txt  2B",
+        "    p2  (FIFO)",
+        "  a.txt  2B",
+        "  pipe  (FIFO)",
+        "[1 folder and 2 files shown of 2 files in all]",
+      ].join("\n"),
+    );
+  },
+});
