@@ -1,0 +1,75 @@
+/**
+ * The shapes the gateway's parts share: a parsed config entry, a downstream tool in the catalog, a search
+ * hit, a server's health. Plain data, no I/O.
+ * @module
+ */
+
+/** One downstream server as the config declares it, after parsing, `${env:VAR}` expansion and checks. */
+export interface ServerConfig {
+  /** The config key, as written. */
+  name: string;
+  /** The name's part in `<server>__<tool>`: `[^a-zA-Z0-9_-]` → `_`. */
+  prefix: string;
+  /** How to reach it: a process over stdio, or one of this project's servers in the gateway's process. */
+  transport:
+    | { kind: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd?: string }
+    | { kind: "builtin"; server: string };
+  enabled: boolean;
+  /** Connect timeout, ms (default 30,000). */
+  connectTimeoutMs: number;
+  /** Call timeout, ms, for this server's tools unless a tool says otherwise. */
+  callTimeoutMs: number;
+  /** Tool name globs; a tool is shown when it matches allow (or allow is empty) and no deny. */
+  tools: { allow: string[]; deny: string[] };
+  /** Description overrides by downstream tool name. */
+  descriptions: Record<string, string>;
+}
+
+/** A parsed config: servers in file order, and where it came from (for error messages). */
+export interface GatewayConfig {
+  /** Absolute path of the config file, or undefined when none was given. */
+  file?: string;
+  servers: ServerConfig[];
+}
+
+/** A downstream tool as the gateway indexes and shows it. */
+export interface CatalogTool {
+  /** `<server>__<tool>`, ≤ 64 characters, unique in the catalog. */
+  qualifiedName: string;
+  /** The config name of its server. */
+  server: string;
+  /** The server's own `instructions`, when it sent any. */
+  serverInstructions?: string;
+  /** The tool's name downstream, as the server spells it. */
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations?: {
+    title?: string;
+    readOnlyHint?: boolean;
+    destructiveHint?: boolean;
+    idempotentHint?: boolean;
+    openWorldHint?: boolean;
+  };
+}
+
+/** One ranked result of a search. */
+export interface SearchHit {
+  tool: CatalogTool;
+  score: number;
+}
+
+/** A downstream server's health, for gateway_search, instructions and doctor. */
+export interface ServerStatus {
+  name: string;
+  state: "connecting" | "up" | "down" | "disabled";
+  /** Why it is down: `MCP server "db" timed out after 30000ms`, the spawn error, ... */
+  reason?: string;
+  tools: number;
+  /** The server's own instructions, for the gateway's instructions. */
+  instructions?: string;
+  /** Config names sharing this server's connection (same endpoint), when any. */
+  sharedWith?: string[];
+}
