@@ -47,6 +47,15 @@ export interface JsonToolSpec<I extends Shape, O extends Shape> extends ToolBase
   run(input: Infer<I>, context: ToolContext): Promise<Infer<O>> | Infer<O>;
 }
 
+/**
+ * A tool that relays another server's result as it came (content, structuredContent, isError, _meta): the
+ * gateway's calls. No outputSchema: what comes back is the downstream tool's own shape.
+ */
+export interface PassthroughToolSpec<I extends Shape> extends ToolBase<I> {
+  output: "passthrough";
+  run(input: Infer<I>, context: ToolContext): Promise<CallToolResult>;
+}
+
 /** A declared tool, ready for {@link registerTools}. */
 export interface ToolDefinition {
   readonly name: string;
@@ -63,13 +72,16 @@ const TOOL_NAME = /^[a-z0-9_]{1,40}$/;
 /** Declares a tool: its name, terse description, zod input (and output) shape, annotations and `run`. */
 export function defineTool<I extends Shape, O extends Shape>(spec: JsonToolSpec<I, O>): ToolDefinition;
 export function defineTool<I extends Shape>(spec: TextToolSpec<I>): ToolDefinition;
+export function defineTool<I extends Shape>(spec: PassthroughToolSpec<I>): ToolDefinition;
 export function defineTool<I extends Shape, O extends Shape>(
-  spec: TextToolSpec<I> | JsonToolSpec<I, O>,
+  spec: TextToolSpec<I> | JsonToolSpec<I, O> | PassthroughToolSpec<I>,
 ): ToolDefinition {
   if (!TOOL_NAME.test(spec.name)) throw new Error(`Tool name "${spec.name}" must match ${TOOL_NAME}`);
   const inputType = z.object(spec.input);
   const inputSchema = toFlatJsonSchema(inputType, "input");
-  const outputSchema = spec.output ? toFlatJsonSchema(z.object(spec.output), "output") : undefined;
+  const outputSchema = typeof spec.output === "object"
+    ? toFlatJsonSchema(z.object(spec.output), "output")
+    : undefined;
   return {
     name: spec.name,
     description: spec.description,
@@ -92,6 +104,7 @@ export function defineTool<I extends Shape, O extends Shape>(
       }
       try {
         const result = await spec.run(parsed.data as Infer<I>, context);
+        if (spec.output === "passthrough") return result as CallToolResult;
         return spec.output
           ? renderStructured(result as Record<string, unknown>)
           : renderText(result as TextOutput);

@@ -1,0 +1,127 @@
+/** The gateway's four tools: find a downstream tool, read its schema, call it (write-capable or read-only). */
+import { z } from "zod";
+import { defineTool, type ToolDefinition } from "../../lib/mcp/tool.ts";
+import { ToolError } from "../../lib/mcp/errors.ts";
+import type { CallToolResult } from "../../lib/mcp/sdk.ts";
+import { capResult, RESULT_BUDGET_CHARS } from "./result_cap.ts";
+import { describeTool, healthLine, hitLine } from "./render.ts";
+import type { CatalogTool, SearchHit, ServerStatus } from "./types.ts";
+
+/** The downstream side as the tools see it. */
+export interface Backend {
+  catalog(): CatalogTool[];
+  status(): ServerStatus[];
+  call(
+    name: string,
+    args: Record<string, unknown>,
+    options: { signal: AbortSignal },
+  ): Promise<CallToolResult>;
+}
+
+/** Ranking over the current catalog. */
+export interface Finder {
+  search(tools: CatalogTool[], query: string, options: { limit: number; server?: string }): SearchHit[];
+  /** Known names closest to an unknown one, best first. */
+  suggest(tools: CatalogTool[], name: string): string[];
+}
+
+/** What the tools need. */
+export interface ToolDeps {
+  backend: Backend;
+  finder: Finder;
+  resultBudgetChars?: number;
+}
+
+const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+const CALLS = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
+const DEFAULT_LIMIT = 5;
+
+/** Arguments for the downstream tool: any object (its own schema is checked downstream). */
+const callInput = {
+  name: z.string().describe("server__tool, from gateway_search"),
+  arguments: z.object({}).catchall(z.unknown()).optional(),
+};
+
+/** The gateway's tool table. */
+export function createTools(deps: ToolDeps): ToolDefinition[] {
+  const { backend, finder } = deps;
+  const budget = deps.resultBudgetChars ?? RESULT_BUDGET_CHARS;
+
+  const find = (name: string): CatalogTool => {
+    const tools = backend.catalog();
+    const tool = tools.find((entry) => entry.qualifiedName === name);
+    if (tool) return tool;
+    const near = finder.suggest(tools, name);
+    throw new ToolError(
+      "not_found",
+      `Cannot find tool "${name}"${
+        near.length ? `; did you mean ${near.map((n) => `"${n}"`).join(", ")}?` : ""
+      }; gateway_search lists tools`,
+    );
+  };
+
+  const call = async (name: string, args: Record<string, unknown> | undefined, signal: AbortSignal) =>
+    capResult(await backend.call(find(name).qualifiedName, args ?? {}, { signal }), budget);
+
+  return [
+    defineTool({
+      name: "gateway_search",
+      description:
+        "Find tools of the connected servers: ranked `server__tool — what it does`. select:a,b shows exactly those. Then gateway_describe or call.",
+      input: {
+        query: z.string(),
+        limit: z.number().optional(),
+        server: z.string().optional(),
+      },
+      annotations: READ_ONLY,
+      run: ({ query, limit, server }) => {
+        const tools = backend.catalog();
+        const selected = query.trim().match(/^select:(.*)$/i)?.[1];
+        const lines = selected === undefined
+          ? finder.search(tools, query, { limit: Math.max(1, Math.min(limit ?? DEFAULT_LIMIT, 50)), server })
+            .map((hit) => hitLine(hit.tool))
+          : selected.split(",").map((name) => name.trim()).filter(Boolean).map((name) => hitLine(find(name)));
+        const health = healthLine(backend.status());
+        const body = lines.length
+          ? lines.join("\n")
+          : `No tool matches "${query}" among ${tools.length} tools`;
+        return health ? `${body}\n[${health}]` : body;
+      },
+    }),
+    defineTool({
+      name: "gateway_describe",
+      description: "Full input schema, annotations and output schema of the named tools (server__tool).",
+      input: { names: z.union([z.string(), z.array(z.string()).max(20)]) },
+      annotations: READ_ONLY,
+      run: ({ names }) =>
+        (typeof names === "string" ? names.split(",") : names).map((name) => name.trim()).filter(Boolean)
+          .map((name) => describeTool(find(name))).join("\n"),
+    }),
+    defineTool({
+      name: "gateway_call",
+      description:
+        "Call a tool of a connected server (server__tool) with its arguments; returns its result as is.",
+      input: callInput,
+      output: "passthrough",
+      annotations: CALLS,
+      run: ({ name, arguments: args }, { signal }) => call(name, args, signal),
+    }),
+    defineTool({
+      name: "gateway_call_read",
+      description: "Like gateway_call, for tools annotated read-only (runs in parallel and in plan mode).",
+      input: callInput,
+      output: "passthrough",
+      annotations: READ_ONLY,
+      run: ({ name, arguments: args }, { signal }) => {
+        const tool = find(name);
+        if (tool.annotations?.readOnlyHint !== true) {
+          throw new ToolError(
+            "permission_denied",
+            `Cannot call "${name}" read-only: the tool is not annotated read-only; use gateway_call`,
+          );
+        }
+        return call(name, args, signal);
+      },
+    }),
+  ];
+}
