@@ -16,11 +16,12 @@ export interface Place {
   path: readonly string[];
 }
 
-/** `mcpServers.github.timeout_s`; a key that is not a plain word is quoted: `mcpServers["my server"]`. */
+/** `mcpServers.github.args[1]`; a key that is not a plain word is quoted: `mcpServers["my server"]`. */
 export function formatPath(path: readonly string[]): string {
-  return path.map((key, index) =>
-    /^[A-Za-z_$][A-Za-z0-9_$-]*$/.test(key) ? (index === 0 ? key : `.${key}`) : `[${JSON.stringify(key)}]`
-  ).join("");
+  return path.map((key, index) => {
+    if (/^[A-Za-z_$][A-Za-z0-9_$-]*$/.test(key)) return index === 0 ? key : `.${key}`;
+    return /^(0|[1-9][0-9]*)$/.test(key) ? `[${key}]` : `[${JSON.stringify(key)}]`;
+  }).join("");
 }
 
 /** A `ConfigError` at `place`. */

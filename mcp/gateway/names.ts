@@ -13,7 +13,7 @@ const HASH_LENGTH = 8;
 
 /** `name` with every character outside `[a-zA-Z0-9_-]` replaced by `_`. */
 export function normaliseName(name: string): string {
-  return name.replace(/[^a-zA-Z0-9_-]/g, "_");
+  return name.replace(/[^a-zA-Z0-9_-]/gu, "_");
 }
 
 /** The server's part of its tools' names. */
