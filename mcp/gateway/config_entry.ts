@@ -130,7 +130,7 @@ function parseStdio(
   const args = entry.args === undefined ? [] : expectStrings(argsPlace, entry.args)
     .map((arg, index) => expand(at(argsPlace, String(index)), arg, context));
   const envPlace = at(place, "env");
-  // fromEntries defines own keys, so a "__proto__" key stays a variable instead of reaching the prototype.
+  // fromEntries defines own keys: a "__proto__" key stays a variable even where the accessor exists.
   const env: Record<string, string> = Object.fromEntries(
     Object.entries(entry.env === undefined ? {} : expectObject(envPlace, entry.env)).map(([key, value]) => {
       if (key === "") throw configError(envPlace, "a variable name must not be empty");
