@@ -10,9 +10,41 @@ export function stripJsonc(text: string): string {
   return blankTrailingCommas(blankComments(text));
 }
 
-/** Parses JSONC; throws `SyntaxError` (unterminated comment, or `JSON.parse`'s own message). */
+/**
+ * Parses JSONC; throws `SyntaxError` for an unterminated comment, a key given twice in one object (JSON.parse
+ * would silently keep the last: a copied entry left unrenamed would hide the first), or `JSON.parse`'s own.
+ */
 export function parseJsonc(text: string): unknown {
-  return JSON.parse(stripJsonc(text.startsWith("\uFEFF") ? text.slice(1) : text));
+  const stripped = stripJsonc(text.startsWith("\uFEFF") ? text.slice(1) : text);
+  const value = JSON.parse(stripped);
+  refuseDuplicateKeys(stripped);
+  return value;
+}
+
+/** Expects valid JSON: a string followed by `:` inside an object is a key. */
+function refuseDuplicateKeys(json: string): void {
+  const keysOfOpen: (Set<string> | null)[] = [];
+  let i = 0;
+  while (i < json.length) {
+    const char = json[i];
+    if (char === '"') {
+      const end = stringEnd(json, i);
+      const keys = keysOfOpen.at(-1);
+      if (keys && json[skipSpace(json, end)] === ":") {
+        const key: string = JSON.parse(json.slice(i, end));
+        if (keys.has(key)) {
+          throw new SyntaxError(`Duplicate key ${JSON.stringify(key)} at line ${lineOf(json, i)}`);
+        }
+        keys.add(key);
+      }
+      i = end;
+      continue;
+    }
+    if (char === "{") keysOfOpen.push(new Set());
+    else if (char === "[") keysOfOpen.push(null);
+    else if (char === "}" || char === "]") keysOfOpen.pop();
+    i++;
+  }
 }
 
 function blankComments(text: string): string {
@@ -55,8 +87,7 @@ function blankTrailingCommas(text: string): string {
       continue;
     }
     if (char === ",") {
-      let next = i + 1;
-      while (next < text.length && /\s/.test(text[next])) next++;
+      const next = skipSpace(text, i + 1);
       if (text[next] === "}" || text[next] === "]") {
         out += " ";
         i++;
@@ -67,6 +98,13 @@ function blankTrailingCommas(text: string): string {
     i++;
   }
   return out;
+}
+
+/** Index of the first non-whitespace character at or after `start` (blanked comments are whitespace). */
+function skipSpace(text: string, start: number): number {
+  let i = start;
+  while (i < text.length && /\s/.test(text[i])) i++;
+  return i;
 }
 
 /** Index just past the string opening at `start`; an unterminated string runs to the end (JSON.parse says so). */

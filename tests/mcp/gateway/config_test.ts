@@ -342,3 +342,9 @@ Deno.test("config: the example config parses, wiring the tail servers as builtin
   );
   assert.deepEqual(builtins.sort(), ["fs", "hello", "notes", "sql"]);
 });
+
+Deno.test("config: a server listed twice under one name is an error, not the last one silently winning", () => {
+  const text =
+    `{\n  "mcpServers": {\n    "github": { "command": "a" },\n    "github": { "command": "b" }\n  }\n}`;
+  assert.equal(errorOf(text), `${FILE}: invalid JSON: Duplicate key "github" at line 4`);
+});

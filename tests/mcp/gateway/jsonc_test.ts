@@ -50,3 +50,17 @@ Deno.test("jsonc: a trailing comma after a comment is removed; a lone comma befo
   assert.deepEqual(parseJsonc(`[1, // one\n]`), [1]);
   assert.throws(() => parseJsonc(`[1,,2]`), SyntaxError);
 });
+
+Deno.test("jsonc: a key given twice in one object is an error naming it and its line; the same key in two objects is fine", () => {
+  assert.throws(
+    () => parseJsonc(`{\n "a": { "x": 1 },\n /* copied */ "a"\n : { "x": 2 }\n}`),
+    /^SyntaxError: Duplicate key "a" at line 3$/,
+  );
+  assert.throws(() => parseJsonc(`{"\\u0061": 1, "a": 2}`), /Duplicate key "a"/, "escapes are decoded first");
+  assert.deepEqual(parseJsonc(`{"a": {"a": 1}, "b": [{"a": 1}, {"a": 2}], "c": "a", "d": ":"}`), {
+    a: { a: 1 },
+    b: [{ a: 1 }, { a: 2 }],
+    c: "a",
+    d: ":",
+  });
+});
