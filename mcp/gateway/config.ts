@@ -65,7 +65,7 @@ export function parseConfig(
   const context = { env, baseDir: dirname(absolute), builtins: options.builtins ?? BUILTIN_SERVERS };
   const serversPlace = at(place, "mcpServers");
   const servers = Object.entries(expectObject(serversPlace, root.mcpServers))
-    .map(([name, entry]) => parseEntry(at(serversPlace, name), name, entry, context));
+    .map(([name, value]) => parseEntry({ name, value, place: at(serversPlace, name) }, context));
   return { file: absolute, servers };
 }
 

@@ -41,10 +41,17 @@ export interface EntryContext {
   builtins: readonly string[];
 }
 
-/** The entry named `name`, checked; throws `ConfigError` naming the file, the entry and the key. */
-export function parseEntry(place: Place, name: string, raw: unknown, context: EntryContext): ServerConfig {
+/** One entry as written: its name, its value, and where it sits in the file. */
+export interface RawEntry {
+  name: string;
+  value: unknown;
+  place: Place;
+}
+
+/** The entry, checked; throws `ConfigError` naming the file, the entry and the key. */
+export function parseEntry({ name, value, place }: RawEntry, context: EntryContext): ServerConfig {
   checkName(place, name);
-  const entry = expectObject(place, raw);
+  const entry = expectObject(place, value);
   refuseUnknownKeys(place, entry, ENTRY_KEYS);
   const enabled = entry.enabled === undefined ? true : expectBoolean(at(place, "enabled"), entry.enabled);
   return {
@@ -125,7 +132,7 @@ function parseStdio(
   }
   const commandPlace = at(place, "command");
   const command = expand(commandPlace, expectNonEmptyString(commandPlace, entry.command), context);
-  if (command === "") throw configError(commandPlace, "expands to an empty string");
+  if (command === "" && !context.lenient) throw configError(commandPlace, "expands to an empty string");
   const argsPlace = at(place, "args");
   const args = entry.args === undefined ? [] : expectStrings(argsPlace, entry.args)
     .map((arg, index) => expand(at(argsPlace, String(index)), arg, context));
@@ -161,8 +168,10 @@ function parseToolGlobs(place: Place, raw: unknown): ServerConfig["tools"] {
   const tools = expectObject(place, raw);
   refuseUnknownKeys(place, tools, ["allow", "deny"]);
   return {
-    allow: tools.allow === undefined ? [] : expectStrings(at(place, "allow"), tools.allow, true),
-    deny: tools.deny === undefined ? [] : expectStrings(at(place, "deny"), tools.deny, true),
+    allow: tools.allow === undefined
+      ? []
+      : expectStrings(at(place, "allow"), tools.allow, { nonEmpty: true }),
+    deny: tools.deny === undefined ? [] : expectStrings(at(place, "deny"), tools.deny, { nonEmpty: true }),
   };
 }
 

@@ -81,7 +81,7 @@ export function expectSeconds(place: Place, value: unknown): number {
 }
 
 /** An array of strings; `nonEmpty` refuses `""` items. */
-export function expectStrings(place: Place, value: unknown, nonEmpty = false): string[] {
+export function expectStrings(place: Place, value: unknown, { nonEmpty = false } = {}): string[] {
   if (!Array.isArray(value)) {
     throw configError(place, `expected an array of strings, got ${describeValue(value)}`);
   }

@@ -275,6 +275,8 @@ Deno.test("config: an unset variable is an error naming it and the key; in a dis
   );
   const [disabled] = servers({ a: { command: "x", env: { KEY: "${env:NOPE}" }, enabled: false } });
   assert.deepEqual(disabled.transport, { kind: "stdio", command: "x", args: [], env: { KEY: "" } });
+  const [unset] = servers({ a: { command: "${env:NOPE}", enabled: false } });
+  assert.equal(unset.transport.kind === "stdio" && unset.transport.command, "");
 });
 
 Deno.test("config: a relative cwd resolves against the config file's folder, not the process's", () => {
