@@ -1,0 +1,107 @@
+/**
+ * The names the gateway shows: `<server>__<tool>`, each part normalised to `[a-zA-Z0-9_-]` so that every
+ * client accepts it (OpenAI-style function names allow nothing else), at most 64 characters, unique.
+ * @module
+ */
+
+/** The longest name clients accept for a tool. */
+export const MAX_NAME_LENGTH = 64;
+/** Between the server's prefix and the tool's name. */
+export const SEPARATOR = "__";
+
+const HASH_LENGTH = 8;
+
+/** `name` with every character outside `[a-zA-Z0-9_-]` replaced by `_`. */
+export function normaliseName(name: string): string {
+  return name.replace(/[^a-zA-Z0-9_-]/gu, "_");
+}
+
+/** The server's part of its tools' names. */
+export function prefixOf(serverName: string): string {
+  return normaliseName(serverName);
+}
+
+/**
+ * `<prefix>__<tool>`, normalised; past 64 characters, its first 55 plus `_` and 8 hex digits of a hash of
+ * the whole name, so two long names sharing a beginning stay apart and stay the same from run to run.
+ */
+export function qualifiedName(prefix: string, tool: string): string {
+  const full = `${prefix}${SEPARATOR}${normaliseName(tool)}`;
+  return full.length <= MAX_NAME_LENGTH ? full : withHash(full, full);
+}
+
+/** One downstream tool to name. */
+export interface NameEntry {
+  /** The config name of its server. */
+  server: string;
+  /** `prefixOf(server)`. */
+  prefix: string;
+  /** The tool's name downstream. */
+  tool: string;
+}
+
+/** The key of a (server, tool) pair in `assignNames`'s map. */
+export function toolKey(server: string, tool: string): string {
+  return JSON.stringify([server, tool]);
+}
+
+/** Qualified names by `toolKey`, and one line per name two different tools wanted. */
+export interface AssignedNames {
+  names: Map<string, string>;
+  collisions: string[];
+}
+
+/**
+ * Names every entry. When two different (server, tool) pairs normalise to one name, the first in `entries`
+ * (pass them in config order, then in the server's order) keeps it and the other gets a hash suffix;
+ * the collision is reported, never fatal.
+ */
+export function assignNames(entries: readonly NameEntry[]): AssignedNames {
+  const names = new Map<string, string>();
+  const owners = new Map<string, NameEntry>();
+  const losers: { key: string; entry: NameEntry; wanted: string }[] = [];
+  const seen = new Set<string>();
+  for (const entry of entries) {
+    const key = toolKey(entry.server, entry.tool);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const wanted = qualifiedName(entry.prefix, entry.tool);
+    if (owners.has(wanted)) {
+      losers.push({ key, entry, wanted });
+    } else {
+      owners.set(wanted, entry);
+      names.set(key, wanted);
+    }
+  }
+  // Every natural name is claimed before any suffixed one, so a suffix never takes a tool's own name.
+  const collisions: string[] = [];
+  for (const { key, entry, wanted } of losers) {
+    let attempt = 0;
+    let name = withHash(wanted, key);
+    while (owners.has(name)) name = withHash(wanted, `${key}#${++attempt}`);
+    owners.set(name, entry);
+    names.set(key, name);
+    const first = owners.get(wanted)!;
+    collisions.push(
+      `"${first.server}" tool "${first.tool}" and "${entry.server}" tool "${entry.tool}" both normalise to ` +
+        `"${wanted}"; the second is named "${name}"`,
+    );
+  }
+  return { names, collisions };
+}
+
+/** `base` cut to make room for `_` and 8 hex digits of `seed`'s hash. */
+function withHash(base: string, seed: string): string {
+  const room = MAX_NAME_LENGTH - HASH_LENGTH - 1;
+  return `${base.slice(0, room)}_${fnv1a(seed)}`;
+}
+
+/** FNV-1a, 32 bits, over the UTF-8 bytes, as 8 hex digits: short, stable and needs no async crypto. */
+function fnv1a(text: string): string {
+  let hash = 0x811c9dc5;
+  for (const byte of new TextEncoder().encode(text)) {
+    hash ^= byte;
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0).toString(16).padStart(HASH_LENGTH, "0");
+}
