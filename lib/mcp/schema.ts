@@ -3,7 +3,7 @@
  * A misspelt `dry_run` must refuse the call, never be dropped while the tool writes.
  * @module
  */
-import { editDistance } from "../text/distance.ts";
+import { closestName } from "../text/distance.ts";
 
 /** The subset of JSON Schema our flat tool schemas use. */
 export interface JsonSchema {
@@ -75,17 +75,4 @@ export function describeUnknownKeys(unknown: readonly UnknownKey[]): string {
 
 function branches(schema: JsonSchema): JsonSchema[] {
   return schema.anyOf ? schema.anyOf.flatMap(branches) : [schema];
-}
-
-/** Case, `-` vs `_` and camelCase are the usual slips; after them, at most a third of the name may differ. */
-function closestName(key: string, known: readonly string[]): string | undefined {
-  const fold = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase().replace(/-/g, "_");
-  const folded = fold(key);
-  const max = Math.max(1, Math.floor(folded.length / 3));
-  let best: { name: string; distance: number } | undefined;
-  for (const name of known) {
-    const distance = editDistance(folded, fold(name), max);
-    if (distance <= max && (!best || distance < best.distance)) best = { name, distance };
-  }
-  return best?.name;
 }

@@ -32,3 +32,19 @@ export function editDistance(a: string, b: string, max = Infinity): number {
   }
   return Math.min(previous[b.length], max + 1);
 }
+
+/**
+ * The known name an unknown one most likely meant: case, `-` vs `_` and camelCase are the usual slips;
+ * after folding them, at most a third of the name may differ. Undefined when none is that close.
+ */
+export function closestName(key: string, known: readonly string[]): string | undefined {
+  const fold = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase().replace(/-/g, "_");
+  const folded = fold(key);
+  const max = Math.max(1, Math.floor(folded.length / 3));
+  let best: { name: string; distance: number } | undefined;
+  for (const name of known) {
+    const distance = editDistance(folded, fold(name), max);
+    if (distance <= max && (!best || distance < best.distance)) best = { name, distance };
+  }
+  return best?.name;
+}

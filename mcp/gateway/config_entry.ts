@@ -7,7 +7,6 @@
 import { isAbsolute, resolve } from "node:path";
 import {
   at,
-  closestName,
   configError,
   describeValue,
   expectBoolean,
@@ -20,6 +19,7 @@ import {
   refuseUnknownKeys,
 } from "./config_fields.ts";
 import { prefixOf, SEPARATOR } from "./names.ts";
+import { closestName } from "../../lib/text/distance.ts";
 import type { ServerConfig } from "./types.ts";
 
 /** Connect timeout when the entry sets no `connect_timeout_s`. */

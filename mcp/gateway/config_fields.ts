@@ -3,7 +3,7 @@
  * path of the key (`mcpServers.github.timeout_s`) and what was expected.
  * @module
  */
-import { editDistance } from "../../lib/text/distance.ts";
+import { closestName } from "../../lib/text/distance.ts";
 
 /** A config file that cannot be used; the message starts with the file and the key at fault. */
 export class ConfigError extends Error {
@@ -107,14 +107,3 @@ export function refuseUnknownKeys(
 }
 
 /** Same rule as the tools' unknown-argument check: case, `-`/`_` and camelCase first, then a third may differ. */
-export function closestName(key: string, known: readonly string[]): string | undefined {
-  const fold = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase().replace(/-/g, "_");
-  const folded = fold(key);
-  const max = Math.max(1, Math.floor(folded.length / 3));
-  let best: { name: string; distance: number } | undefined;
-  for (const name of known) {
-    const distance = editDistance(folded, fold(name), max);
-    if (distance <= max && (!best || distance < best.distance)) best = { name, distance };
-  }
-  return best?.name;
-}
