@@ -5,7 +5,7 @@
 import { editDistance } from "../../lib/text/distance.ts";
 import { type Bm25Index, buildBm25, type FieldSpec, scoreBm25, topDocuments } from "./bm25.ts";
 import { stem } from "./stem.ts";
-import { expandQuery, type SynonymGroups, SYNONYMS } from "./synonyms.ts";
+import { expandQuery, phraseWord, type SynonymGroups, SYNONYMS } from "./synonyms.ts";
 import { identifierWords, plainTokens, queryWords, splitWords, STOPWORDS } from "./tokenize.ts";
 import { toolText } from "./tool_text.ts";
 import type { CatalogTool, SearchHit } from "./types.ts";
@@ -71,7 +71,7 @@ function hits(tools: readonly CatalogTool[], scores: Float64Array, options: Sear
 
 /** The tools that best match a free-text query, best first; none when no word matched. */
 export function searchIndex(index: SearchIndex, query: string, options: SearchOptions = {}): SearchHit[] {
-  const words = terms(queryWords(query));
+  const words = queryWords(query).map(phraseWord);
   const scores = scoreBm25(index.bm25, expandQuery(words, index.synonyms));
   // Naming a server ("... on slack", "the s3 bucket") is the agent saying where to look.
   const named = new Set(words);

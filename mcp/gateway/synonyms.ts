@@ -21,12 +21,23 @@ export const SYNONYM_WEIGHT = 0.5;
 /** What a synonym of a whole phrase counts: a phrase names its idea more surely than one loose word. */
 export const PHRASE_SYNONYM_WEIGHT = 0.8;
 
-/** Stems every phrase of the groups (as synonyms.json holds them) once, dropping stopwords as queries do. */
+/** A query word as expandQuery takes it: stemmed, except a stopword, which phrases still match on. */
+export function phraseWord(word: string): string {
+  return STOPWORDS.has(word) ? word : stem(word);
+}
+
+function phraseWords(text: string): string[] {
+  return splitWords(text).map(phraseWord);
+}
+
+/** Stems every phrase of the groups (as synonyms.json holds them) once, for expandQuery. */
 export function compileSynonyms(groups: readonly (readonly string[])[]): SynonymGroups {
-  return groups.map((group) =>
-    group.map((phrase) => splitWords(phrase).filter((word) => !STOPWORDS.has(word)).map(stem))
-      .filter((phrase) => phrase.length > 0)
-  );
+  return groups.map((group) => group.map(phraseWords));
+}
+
+/** A phrase's words that can match a tool: stopwords are not in the index. */
+function searchable(words: readonly string[]): readonly string[] {
+  return words.filter((word) => !STOPWORDS.has(word));
 }
 
 /** The groups of synonyms.json, compiled. */
@@ -37,7 +48,7 @@ function startsAt(words: readonly string[], at: number, phrase: readonly string[
 }
 
 /**
- * The concepts of a query's stemmed words. A matched multi-word phrase ("get rid of") is one concept: the
+ * The concepts of a query's words (as phraseWord gives them). A matched multi-word phrase ("get rid of") is one concept: the
  * phrase at weight 1 and its group's other members at PHRASE_SYNONYM_WEIGHT. Every other word is a concept of itself at weight 1 and its groups' other members at
  * SYNONYM_WEIGHT.
  */
@@ -49,13 +60,14 @@ export function expandQuery(words: readonly string[], groups: SynonymGroups = SY
     matched: [number, number][],
     weight: number,
   ) => {
-    const best = new Map<string, Alternative>([[own.join(" "), { words: own, weight: ownWeight }]]);
-    for (const [g, m] of matched) {
-      groups[g].forEach((phrase, i) => {
-        const key = phrase.join(" ");
-        if (i !== m && (best.get(key)?.weight ?? 0) < weight) best.set(key, { words: phrase, weight });
-      });
-    }
+    const best = new Map<string, Alternative>();
+    const offer = (phrase: readonly string[], weight: number) => {
+      const words = searchable(phrase);
+      const key = words.join(" ");
+      if (words.length > 0 && (best.get(key)?.weight ?? 0) < weight) best.set(key, { words, weight });
+    };
+    offer(own, ownWeight);
+    for (const [g, m] of matched) groups[g].forEach((phrase, i) => i !== m && offer(phrase, weight));
     return [...best.values()];
   };
   for (let at = 0; at < words.length;) {
@@ -77,9 +89,9 @@ export function expandQuery(words: readonly string[], groups: SynonymGroups = SY
       concepts.push(alternatives(own, 1, phrase.matched, PHRASE_SYNONYM_WEIGHT));
       at += phrase.length;
     } else {
-      concepts.push(alternatives([words[at]], 1, single, SYNONYM_WEIGHT));
+      if (!STOPWORDS.has(words[at])) concepts.push(alternatives([words[at]], 1, single, SYNONYM_WEIGHT));
       at++;
     }
   }
-  return concepts;
+  return concepts.filter((concept) => concept.length > 0);
 }
