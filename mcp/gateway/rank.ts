@@ -1,0 +1,117 @@
+/**
+ * gateway_search's ranking: BM25F over a tool's name, title, description, parameters and server, with
+ * stemming and the synonym table; plus plain BM25 over the same text as the baseline it has to beat.
+ */
+import { editDistance } from "../../lib/text/distance.ts";
+import { type Bm25Index, buildBm25, type FieldSpec, scoreBm25, topDocuments } from "./bm25.ts";
+import { stem } from "./stem.ts";
+import { expandQuery, phraseWord, type SynonymGroups, SYNONYMS } from "./synonyms.ts";
+import { identifierWords, plainTokens, queryWords, splitWords, STOPWORDS } from "./tokenize.ts";
+import { toolText } from "./tool_text.ts";
+import type { CatalogTool, SearchHit } from "./types.ts";
+
+/** Field weights: name > title > description > parameters > server (b: how much length is normalised). */
+const FIELDS: readonly FieldSpec[] = [
+  { weight: 5, b: 0.6 }, // name
+  { weight: 3, b: 0.5 }, // title
+  { weight: 2, b: 0.75 }, // description
+  { weight: 1, b: 0.75 }, // parameter names and descriptions
+  { weight: 0.8, b: 0.3 }, // server name and instructions
+];
+
+/** What naming a tool's server in the query multiplies its score by. */
+const SERVER_BONUS = 1.5;
+
+/** A catalog indexed for searchIndex and suggestNames. */
+export interface SearchIndex {
+  tools: readonly CatalogTool[];
+  bm25: Bm25Index;
+  synonyms: SynonymGroups;
+  /** Each tool's server name as terms, for the bonus when a query names the server. */
+  servers: readonly ReadonlySet<string>[];
+}
+
+/** Options of searchIndex. */
+export interface SearchOptions {
+  /** How many hits at most (default 5). */
+  limit?: number;
+  /** Only this server's tools (its config name, any case). */
+  server?: string;
+}
+
+function terms(words: readonly string[]): string[] {
+  return words.filter((word) => !STOPWORDS.has(word)).map(stem);
+}
+
+function toolFields(tool: CatalogTool): string[][] {
+  const text = toolText(tool);
+  return [
+    terms(identifierWords(text.name)),
+    terms(splitWords(text.title)),
+    terms(splitWords(text.description)),
+    terms([...text.paramNames.flatMap(identifierWords), ...text.paramDescriptions.flatMap(splitWords)]),
+    terms([...identifierWords(text.server), ...splitWords(text.serverInstructions)]),
+  ];
+}
+
+/** Indexes a catalog for searchIndex; `synonyms` replaces the table of synonyms.json (for tests). */
+export function buildIndex(tools: readonly CatalogTool[], synonyms: SynonymGroups = SYNONYMS): SearchIndex {
+  const servers = tools.map((tool) => new Set(terms(identifierWords(tool.server))));
+  return { tools, bm25: buildBm25(tools.map(toolFields), FIELDS), synonyms, servers };
+}
+
+function hits(tools: readonly CatalogTool[], scores: Float64Array, options: SearchOptions): SearchHit[] {
+  const server = options.server?.toLowerCase();
+  const keep = server === undefined ? undefined : (doc: number) => tools[doc].server.toLowerCase() === server;
+  return topDocuments(scores, options.limit ?? 5, keep).map((doc) => ({
+    tool: tools[doc],
+    score: scores[doc],
+  }));
+}
+
+/** The tools that best match a free-text query, best first; none when no word matched. */
+export function searchIndex(index: SearchIndex, query: string, options: SearchOptions = {}): SearchHit[] {
+  const words = queryWords(query).map(phraseWord);
+  const scores = scoreBm25(index.bm25, expandQuery(words, index.synonyms));
+  // Naming a server ("... on slack", "the s3 bucket") is the agent saying where to look.
+  const named = new Set(words);
+  index.servers.forEach((server, doc) => {
+    if ([...server].some((term) => named.has(term))) scores[doc] *= SERVER_BONUS;
+  });
+  return hits(index.tools, scores, options);
+}
+
+/** Up to `max` qualified names closest to an unknown one by edit distance, for "did you mean". */
+export function suggestNames(index: SearchIndex, name: string, max = 3): string[] {
+  const wanted = name.toLowerCase();
+  const limit = Math.max(2, Math.floor(wanted.length / 3));
+  // An agent may drop the server part, so the bare downstream name counts too.
+  return index.tools
+    .map((tool) => ({
+      name: tool.qualifiedName,
+      distance: Math.min(
+        editDistance(wanted, tool.qualifiedName.toLowerCase(), limit),
+        editDistance(wanted, tool.name.toLowerCase(), limit),
+      ),
+    }))
+    .filter(({ distance }) => distance <= limit)
+    .sort((a, b) => a.distance - b.distance || a.name.localeCompare(b.name))
+    .slice(0, max)
+    .map(({ name }) => name);
+}
+
+/** Plain BM25 over all of a tool's text in one field: no field weights, stemming, stopwords or synonyms. */
+export function bm25Baseline(
+  tools: readonly CatalogTool[],
+): (query: string, options?: SearchOptions) => SearchHit[] {
+  const docs = tools.map((tool) => {
+    const text = toolText(tool);
+    const all = [text.name, text.title, text.description, ...text.paramNames, ...text.paramDescriptions];
+    return [plainTokens([...all, text.server, text.serverInstructions].join(" "))];
+  });
+  const index = buildBm25(docs, [{ weight: 1, b: 0.75 }]);
+  return (query, options = {}) => {
+    const concepts = [...new Set(plainTokens(query))].map((word) => [{ words: [word], weight: 1 }]);
+    return hits(tools, scoreBm25(index, concepts), options);
+  };
+}

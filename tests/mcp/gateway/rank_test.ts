@@ -1,0 +1,118 @@
+import assert from "node:assert/strict";
+import { log } from "../../../lib/log.ts";
+import { bm25Baseline, buildIndex, searchIndex, suggestNames } from "../../../mcp/gateway/rank.ts";
+import type { CatalogTool } from "../../../mcp/gateway/types.ts";
+import { accuracy, fixtureQueries, fixtureTools } from "./fixture/catalog.ts";
+
+function tool(server: string, name: string, extra: Partial<CatalogTool> = {}): CatalogTool {
+  return { qualifiedName: `${server}__${name}`, server, name, inputSchema: { type: "object" }, ...extra };
+}
+
+function names(hits: { tool: CatalogTool }[]): string[] {
+  return hits.map((hit) => hit.tool.qualifiedName);
+}
+
+Deno.test("the ranking finds a right tool in the top 3 for 90% of the fixture's queries, and beats plain BM25", () => {
+  const tools = fixtureTools();
+  const queries = fixtureQueries();
+  assert.ok(tools.length >= 300 && new Set(tools.map((t) => t.server)).size >= 25, "fixture size");
+  assert.ok(queries.length >= 100, "query count");
+  const index = buildIndex(tools);
+  const ours = accuracy(queries, (query) => searchIndex(index, query, { limit: 3 }));
+  const baseline = bm25Baseline(tools);
+  const plain = accuracy(queries, (query) => baseline(query, { limit: 3 }));
+  const percent = (share: number) => `${(100 * share).toFixed(1)}%`;
+  log.info(
+    `gateway ranking on ${queries.length} queries, ${tools.length} tools: ours top-1 ${percent(ours.top1)} ` +
+      `top-3 ${percent(ours.top3)}; plain BM25 top-1 ${percent(plain.top1)} top-3 ${percent(plain.top3)}`,
+  );
+  assert.ok(ours.top3 >= 0.9, `top-3 ${percent(ours.top3)}, misses: ${JSON.stringify(ours.misses, null, 1)}`);
+  assert.ok(ours.top3 >= plain.top3 + 0.05, `top-3 ${percent(ours.top3)} vs BM25 ${percent(plain.top3)}`);
+  assert.ok(ours.top1 > plain.top1, `top-1 ${percent(ours.top1)} vs BM25 ${percent(plain.top1)}`);
+});
+
+Deno.test("every expected name in the query fixture is a tool of the tool fixture", () => {
+  const known = new Set(fixtureTools().map((t) => t.qualifiedName));
+  for (const { query, expected } of fixtureQueries()) {
+    for (const name of expected) assert.ok(known.has(name), `${query}: ${name}`);
+  }
+});
+
+Deno.test("searchIndex weighs a word in the name above the same word in a description", () => {
+  const index = buildIndex([
+    tool("a", "get_weather", { description: "Forecast for a city; also reports the wind" }),
+    tool("b", "wind_speed", { description: "Gusts for a city" }),
+  ]);
+  assert.deepEqual(names(searchIndex(index, "wind")), ["b__wind_speed", "a__get_weather"]);
+});
+
+Deno.test("searchIndex reads titles, annotation titles, nested parameters and the server's instructions", () => {
+  const index = buildIndex([
+    tool("a", "t1", { annotations: { title: "Rotate credentials" } }),
+    tool("a", "t2", {
+      inputSchema: {
+        type: "object",
+        properties: { rows: { type: "array", items: { properties: { zebra: {} } } } },
+      },
+    }),
+    tool("zoo", "t3", { serverInstructions: "Penguin enclosure controls" }),
+    tool("a", "t4", { title: "Archive mailbox" }),
+  ]);
+  assert.deepEqual(names(searchIndex(index, "rotate")), ["a__t1"]);
+  assert.deepEqual(names(searchIndex(index, "zebra")), ["a__t2"]);
+  assert.deepEqual(names(searchIndex(index, "penguin")), ["zoo__t3"]);
+  assert.deepEqual(names(searchIndex(index, "mailboxes")), ["a__t4"], "stemmed");
+});
+
+Deno.test("searchIndex expands synonyms, phrases included, and ranks the literal word first", () => {
+  const index = buildIndex([
+    tool("s3", "delete_bucket", { description: "Delete an empty bucket" }),
+    tool("s3", "list_buckets", { description: "List buckets" }),
+    tool("s3", "remove_tag", { description: "Remove a tag from a bucket" }),
+  ]);
+  assert.equal(names(searchIndex(index, "get rid of the bucket"))[0], "s3__delete_bucket");
+  assert.equal(names(searchIndex(index, "remove bucket"))[0], "s3__remove_tag", "the literal word wins");
+  assert.equal(names(searchIndex(index, "ls buckets"))[0], "s3__list_buckets");
+});
+
+Deno.test("searchIndex honours limit and the server filter, and finds nothing for unknown words", () => {
+  const tools = fixtureTools();
+  const index = buildIndex(tools);
+  assert.equal(searchIndex(index, "list issues").length, 5, "default limit");
+  assert.equal(searchIndex(index, "list issues", { limit: 2 }).length, 2);
+  const gitlab = searchIndex(index, "list issues", { server: "GitLab", limit: 50 });
+  assert.ok(gitlab.length > 0 && gitlab.every((hit) => hit.tool.server === "gitlab"));
+  assert.equal(gitlab[0].tool.qualifiedName, "gitlab__list_issues");
+  assert.deepEqual(searchIndex(index, "list issues", { server: "nope" }), []);
+  assert.deepEqual(searchIndex(index, "xyzzy plugh"), []);
+  assert.deepEqual(searchIndex(index, "the of a"), [], "stopwords alone match nothing");
+  const scores = searchIndex(index, "create issue", { limit: 10 }).map((hit) => hit.score);
+  assert.deepEqual(scores, [...scores].sort((a, b) => b - a), "best first");
+});
+
+Deno.test("searchIndex puts a tool first when the query is its exact name", () => {
+  const index = buildIndex(fixtureTools());
+  assert.equal(names(searchIndex(index, "get_pull_request_diff"))[0], "github__get_pull_request_diff");
+  assert.equal(
+    names(searchIndex(index, "browser_take_screenshot"))[0],
+    "playwright__browser_take_screenshot",
+  );
+});
+
+Deno.test("suggestNames offers the closest qualified names by edit distance", () => {
+  const index = buildIndex(fixtureTools());
+  const suggestions = suggestNames(index, "github__list_issue");
+  assert.equal(suggestions[0], "github__list_issues", "closest first");
+  assert.equal(suggestions.length, 3, "three by default");
+  assert.equal(suggestNames(index, "gitub__create_isue")[0], "github__create_issue");
+  assert.ok(suggestNames(index, "list_issues").includes("github__list_issues"), "bare downstream name");
+  assert.ok(suggestNames(index, "list_issues", 2).length <= 2);
+  assert.deepEqual(suggestNames(index, "completely_unrelated_words"), []);
+});
+
+Deno.test("bm25Baseline is plain: no stemming and no synonyms", () => {
+  const baseline = bm25Baseline([tool("s3", "delete_bucket", { description: "Delete a bucket" })]);
+  assert.equal(baseline("delete bucket").length, 1);
+  assert.deepEqual(baseline("deleting buckets"), []);
+  assert.deepEqual(baseline("remove"), []);
+});

@@ -1,0 +1,31 @@
+import assert from "node:assert/strict";
+import { stem } from "../../../mcp/gateway/stem.ts";
+
+Deno.test("stem makes word forms an agent mixes up meet", () => {
+  const pairs = [
+    ["issues", "issue"],
+    ["listing", "list"],
+    ["deleted", "delete"],
+    ["deployment", "deploy"],
+    ["queries", "query"],
+    ["running", "run"],
+    ["stopped", "stop"],
+    ["creation", "create"],
+    ["branches", "branch"],
+    ["repositories", "repository"],
+    ["vms", "vm"],
+    ["prs", "pr"],
+  ];
+  for (const [a, b] of pairs) assert.equal(stem(a), stem(b), `${a} / ${b}`);
+});
+
+Deno.test("stem leaves short words, doubled letters that belong, and non-words alone", () => {
+  assert.equal(stem("pull"), stem("pulled"));
+  assert.equal(stem("pull"), "pull");
+  assert.equal(stem("status"), "status");
+  assert.equal(stem("process"), "process");
+  assert.equal(stem("string"), "string");
+  assert.equal(stem("s3"), "s3");
+  assert.equal(stem("list_issues"), "list_issues");
+  assert.equal(stem("user"), "user");
+});
