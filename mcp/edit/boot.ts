@@ -1,4 +1,4 @@
-/** Builds the edit server from the environment: shared by its stdio entry and the gateway's in-process hosting. */
+/** Builds the edit server from env: for its stdio entry and the gateway's in-process hosting. */
 import type { McpServerHandle } from "../../lib/mcp/server.ts";
 import { Workspace } from "../../lib/workspace/workspace.ts";
 import { createServer } from "./server.ts";

@@ -7,17 +7,15 @@ import { log as defaultLog } from "../../lib/log.ts";
 import { ToolError } from "../../lib/mcp/errors.ts";
 import {
   type CallToolResult,
-  CallToolResultSchema,
   type Client,
-  ErrorCode,
-  McpError,
   type Tool,
   ToolListChangedNotificationSchema,
 } from "../../lib/mcp/sdk.ts";
+import { callDownstream } from "./call.ts";
 import { type Connection, listAllTools, openConnection } from "./connect.ts";
 import { connectionKey } from "./connection_key.ts";
 import { breakerOpen, DEFAULT_RETRY, retryDelayMs, type RetryOptions } from "./retry_policy.ts";
-import { toolAllowed } from "./tool_filter.ts";
+import { buildCatalog, type Route } from "./catalog.ts";
 import type { CatalogTool, ServerConfig, ServerStatus } from "./types.ts";
 
 /** No call runs longer than this, whatever the config says. */
@@ -54,19 +52,13 @@ interface Link {
   closing: boolean;
 }
 
-interface Route {
-  config: ServerConfig;
-  link: Link;
-  tool: Tool;
-}
-
 /** Every configured downstream server behind one catalog; `start()` connects them all in parallel. */
 export class Downstreams implements AsyncDisposable {
   readonly #configs: ServerConfig[];
   readonly #links = new Map<string, Link>();
   readonly #deps: Required<DownstreamDeps>;
   readonly #listeners = new Set<() => void>();
-  #routes = new Map<string, Route>();
+  #routes = new Map<string, Route<Link>>();
   #catalog: CatalogTool[] = [];
   #closed = false;
 
@@ -153,37 +145,14 @@ export class Downstreams implements AsyncDisposable {
     const { config, link, tool } = route;
     const connection = await this.#ensureUp(link, qualifiedName);
     const limitMs = Math.min(options.timeoutMs ?? config.callTimeoutMs, CALL_CEILING_MS);
-    const controller = new AbortController();
-    const forward = () => controller.abort(options.signal?.reason);
-    options.signal?.addEventListener("abort", forward, { once: true });
-    if (options.signal?.aborted) forward();
-    let timedOut = false;
-    // Aborting the request's signal makes the SDK send notifications/cancelled downstream.
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, limitMs);
-    try {
-      const result = await connection.client.request(
-        { method: "tools/call", params: { name: tool.name, arguments: args } },
-        CallToolResultSchema,
-        { signal: controller.signal, timeout: limitMs + 1_000 },
-      );
-      link.failures = 0;
-      return result as CallToolResult;
-    } catch (error) {
-      if (timedOut) {
-        throw new ToolError(
-          "timeout",
-          `Call to "${tool.name}" on MCP server "${config.name}" timed out after ${limitMs}ms and was cancelled; retry with narrower arguments or a larger timeout`,
-        );
-      }
-      if (options.signal?.aborted) throw error;
-      throw this.#callError(error, config, tool.name);
-    } finally {
-      clearTimeout(timer);
-      options.signal?.removeEventListener("abort", forward);
-    }
+    const result = await callDownstream(connection.client, args, {
+      server: config.name,
+      tool: tool.name,
+      limitMs,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    link.failures = 0;
+    return result;
   }
 
   /** Closes every connection: children exit, builtins run their cleanup. */
@@ -288,58 +257,14 @@ export class Downstreams implements AsyncDisposable {
     return link.connection;
   }
 
-  #callError(error: unknown, config: ServerConfig, tool: string): ToolError {
-    const message = error instanceof Error ? error.message : String(error);
-    if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
-      return new ToolError(
-        "unavailable",
-        `Call to "${tool}" on MCP server "${config.name}" failed: the server exited mid-call; the next call restarts it`,
-      );
-    }
-    if (error instanceof McpError && error.code === ErrorCode.InvalidParams) {
-      return new ToolError(
-        "invalid_argument",
-        `Call to "${tool}" on MCP server "${config.name}" failed: ${message}`,
-      );
-    }
-    return new ToolError("internal", `Call to "${tool}" on MCP server "${config.name}" failed: ${message}`);
-  }
-
   #rebuild(): void {
-    const routes = new Map<string, Route>();
-    const catalog: CatalogTool[] = [];
-    for (const config of this.#configs) {
-      if (!config.enabled) continue;
+    const sources = this.#configs.filter((config) => config.enabled).map((config) => {
       const link = this.#linkOf(config);
-      for (const tool of link.tools) {
-        if (!toolAllowed(config.tools, tool.name)) continue;
-        const qualifiedName = this.#deps.nameTool(config.prefix, tool.name);
-        if (routes.has(qualifiedName)) continue;
-        routes.set(qualifiedName, { config, link, tool });
-        catalog.push(toCatalogTool(qualifiedName, config, link, tool));
-      }
-    }
-    this.#routes = routes;
+      return { config, link, tools: link.tools, instructions: link.instructions };
+    });
+    const { catalog, routes } = buildCatalog(sources, this.#deps.nameTool);
     this.#catalog = catalog;
+    this.#routes = routes;
     for (const listener of this.#listeners) listener();
   }
-}
-
-function toCatalogTool(qualifiedName: string, config: ServerConfig, link: Link, tool: Tool): CatalogTool {
-  const description = Object.hasOwn(config.descriptions, tool.name)
-    ? config.descriptions[tool.name]
-    : tool.description;
-  return {
-    qualifiedName,
-    server: config.name,
-    ...(link.instructions === undefined ? {} : { serverInstructions: link.instructions }),
-    name: tool.name,
-    ...(tool.title === undefined ? {} : { title: tool.title }),
-    ...(description === undefined ? {} : { description }),
-    inputSchema: tool.inputSchema as Record<string, unknown>,
-    ...(tool.outputSchema === undefined
-      ? {}
-      : { outputSchema: tool.outputSchema as Record<string, unknown> }),
-    ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
-  };
 }
