@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { Downstreams } from "../../../mcp/gateway/downstream.ts";
 import type { ServerConfig } from "../../../mcp/gateway/types.ts";
 import { ToolError } from "../../../lib/mcp/errors.ts";
@@ -222,6 +223,41 @@ Deno.test("downstream: close() leaves no child alive", posixOnly, async () => {
   await waitFor("the child to exit", async () => !await alive(pid));
   await rejectsWith(downstreams.call("fixture__pid", {}), "unavailable");
 });
+
+Deno.test(
+  "downstream: when the gateway is SIGKILLed its stdio children exit (stdin EOF)",
+  posixOnly,
+  async () => {
+    const configs = [scriptServer("fixture", "fixture.ts"), projectServer("hello", "hello", REPO_ROOT)];
+    const host = new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--no-prompt",
+        "--quiet",
+        "-A",
+        fileURLToPath(new URL("./_servers/gateway_host.ts", import.meta.url)),
+      ],
+      env: { HOST_CONFIG: JSON.stringify(configs) },
+      stdin: "null",
+      stdout: "piped",
+      stderr: "null",
+    }).spawn();
+    const reader = host.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    let line = "";
+    while (!line.includes("\n")) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      line += value;
+    }
+    const pids: Record<string, number> = JSON.parse(line);
+    assert.ok(pids.fixture && pids.hello, line);
+    assert.ok(await alive(pids.fixture) && await alive(pids.hello));
+    host.kill("SIGKILL");
+    await host.status;
+    await reader.cancel();
+    await waitFor("the children to exit", async () => !await alive(pids.fixture) && !await alive(pids.hello));
+  },
+);
 
 async function tempDir(): Promise<AsyncDisposable & { path: string }> {
   const path = await Deno.makeTempDir({ prefix: "gateway-downstream-" });
