@@ -46,11 +46,12 @@ export async function openConnection(config: ServerConfig, hooks: ConnectHooks):
     await builtin?.close().catch(() => {});
   };
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let timedOut = false;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(connectTimeoutReason(config.name, config.connectTimeoutMs))),
-      config.connectTimeoutMs,
-    );
+    timer = setTimeout(() => {
+      timedOut = true;
+      reject(new Error(connectTimeoutReason(config.name, config.connectTimeoutMs)));
+    }, config.connectTimeoutMs);
   });
   const handshake = async (): Promise<Connection> => {
     const spec = config.transport;
@@ -79,7 +80,10 @@ export async function openConnection(config: ServerConfig, hooks: ConnectHooks):
   } catch (error) {
     attempt.catch(() => {});
     await close();
-    throw error;
+    if (timedOut) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    const hint = /ENOENT/.test(message) ? "; check its command and cwd" : "";
+    throw new Error(`Cannot connect to MCP server "${config.name}": ${message}${hint}`, { cause: error });
   } finally {
     clearTimeout(timer);
   }

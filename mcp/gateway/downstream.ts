@@ -95,6 +95,15 @@ export class Downstreams implements AsyncDisposable {
     await Promise.allSettled([...this.#links.values()].map((link) => this.#connect(link)));
   }
 
+  /** Reconnects every server that is down and past its backoff (one never up has no tool to call). */
+  async retryDown(): Promise<void> {
+    const now = this.#deps.now();
+    const due = [...this.#links.values()].filter((link) =>
+      link.state === "down" && !link.closing && link.retryAt <= now
+    );
+    await Promise.allSettled(due.map((link) => this.#connect(link)));
+  }
+
   /** The visible tools of every server that was ever up (a down server keeps its last list). */
   catalog(): CatalogTool[] {
     return this.#catalog;
@@ -202,7 +211,7 @@ export class Downstreams implements AsyncDisposable {
       link.state = "down";
       link.reason = error instanceof Error ? error.message : String(error);
       this.#failed(link);
-      this.#deps.log.error(`Cannot connect to MCP server "${name}": ${link.reason}`);
+      this.#deps.log.error(link.reason);
     }
   }
 

@@ -46,6 +46,24 @@ Deno.test("downstream: a server that never answers initialize times out with the
   assert.ok(downstreams.catalog().some((tool) => tool.qualifiedName === "fixture__pid"));
 });
 
+Deno.test("downstream: a command that cannot start is down with the spawn error; retryDown tries again", async () => {
+  const ghost = scriptServer("ghost", "fixture.ts");
+  await using downstreams = open([{
+    ...ghost,
+    transport: { kind: "stdio", command: "/no/such/binary", args: [], env: {} },
+  }]);
+  await downstreams.start();
+  const [status] = downstreams.status();
+  assert.equal(status.state, "down");
+  assert.match(
+    status.reason ?? "",
+    /^Cannot connect to MCP server "ghost": .*ENOENT; check its command and cwd$/,
+  );
+  await downstreams.retryDown();
+  assert.equal(downstreams.status()[0].state, "down");
+  assert.ok(downstreams.logs.filter((line) => line.includes("ENOENT")).length === 2, "tried twice");
+});
+
 Deno.test(
   "downstream: a server that exits mid-call fails that call, the next call restarts it",
   posixOnly,
