@@ -21,7 +21,8 @@ import { boot } from "./boot.ts";
 
 await serveStdio(boot());
 `,
-    [`mcp/${name}/boot.ts`]: `/** Builds the ${name} server from env: for its stdio entry and the gateway's in-process hosting. */
+    [`mcp/${name}/boot.ts`]:
+      `/** Builds the ${name} server from env: for its stdio entry and the gateway's in-process hosting. */
 import type { McpServerHandle } from "../../lib/mcp/server.ts";
 import { Workspace } from "../../lib/workspace/workspace.ts";
 import { createServer } from "./server.ts";

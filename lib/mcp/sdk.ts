@@ -17,10 +17,10 @@ export {
   CallToolRequestSchema,
   CallToolResultSchema,
   ErrorCode,
-  McpError,
   JSONRPCMessageSchema,
   ListRootsRequestSchema,
   ListToolsRequestSchema,
+  McpError,
   RootsListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";

@@ -1,6 +1,11 @@
 /**
  * The gateway's client side: one connection per distinct downstream endpoint, the merged tool catalog,
  * health, calls with timeouts and cancellation, and restarts with backoff and a circuit breaker.
+ *
+ * Children and a gateway that dies: close() ends each child's stdin, then SIGTERMs and SIGKILLs it (the
+ * SDK's StdioClientTransport). If the gateway is SIGKILLed nothing runs, so only the pipe speaks: this
+ * project's servers exit on stdin EOF; a foreign server is guaranteed to go only if it does the same (the
+ * SDK's own servers do). Deno offers no parent-death signal to enforce it.
  * @module
  */
 import { log as defaultLog } from "../../lib/log.ts";

@@ -43,6 +43,12 @@ Deno.test("downstream: a server that never answers initialize times out with the
   assert.equal(mute.reason, 'MCP server "mute" timed out after 300ms');
   assert.equal(fixture.state, "up");
   assert.equal(fixture.instructions, "Failure modes for tests");
+  if (os !== "windows") {
+    await waitFor("the timed-out child to be closed", async () => {
+      const rows = await listProcesses({ commands: true });
+      return !rows?.some((row) => !row.zombie && row.command?.includes("_servers/silent.ts"));
+    });
+  }
   assert.ok(downstreams.catalog().some((tool) => tool.qualifiedName === "fixture__pid"));
 });
 
