@@ -17,10 +17,20 @@ export function scaffold(name: string, summary: string): Record<string, string> 
  * @module
  */
 import { serveStdio } from "../../lib/mcp/serve.ts";
+import { boot } from "./boot.ts";
+
+await serveStdio(boot());
+`,
+    [`mcp/${name}/boot.ts`]:
+      `/** Builds the ${name} server from env: for its stdio entry and the gateway's in-process hosting. */
+import type { McpServerHandle } from "../../lib/mcp/server.ts";
 import { Workspace } from "../../lib/workspace/workspace.ts";
 import { createServer } from "./server.ts";
 
-await serveStdio(createServer({ workspace: Workspace.fromEnv() }));
+/** The ${name} server, configured from env exactly as its stdio entry runs it. */
+export function boot(): McpServerHandle {
+  return createServer({ workspace: Workspace.fromEnv() });
+}
 `,
     [`mcp/${name}/server.ts`]: `/** The ${name} server: ${summary} */
 import { createMcpServer, type McpServerHandle } from "../../lib/mcp/server.ts";

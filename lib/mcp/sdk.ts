@@ -15,10 +15,14 @@ export { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 export {
   CallToolRequestSchema,
+  CallToolResultSchema,
+  ErrorCode,
   JSONRPCMessageSchema,
   ListRootsRequestSchema,
   ListToolsRequestSchema,
+  McpError,
   RootsListChangedNotificationSchema,
+  ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 export type {

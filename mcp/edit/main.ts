@@ -5,8 +5,6 @@
  * @module
  */
 import { serveStdio } from "../../lib/mcp/serve.ts";
-import { Workspace } from "../../lib/workspace/workspace.ts";
-import { createServer } from "./server.ts";
+import { boot } from "./boot.ts";
 
-const maxBytes = Number(Deno.env.get("EDIT_MAX_BYTES")) || undefined;
-await serveStdio(createServer({ workspace: Workspace.fromEnv(), maxBytes }));
+await serveStdio(boot());

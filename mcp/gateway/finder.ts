@@ -1,5 +1,5 @@
 /** The ranking over a catalog that changes: one index per catalog snapshot, rebuilt when the catalog is. */
-import { buildIndex, searchIndex, type SearchIndex, suggestNames } from "./rank.ts";
+import { buildIndex, type SearchIndex, searchIndex, suggestNames } from "./rank.ts";
 import type { Finder } from "./tools.ts";
 import type { CatalogTool } from "./types.ts";
 

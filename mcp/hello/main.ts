@@ -4,7 +4,6 @@
  * @module
  */
 import { serveStdio } from "../../lib/mcp/serve.ts";
-import { Workspace } from "../../lib/workspace/workspace.ts";
-import { createServer } from "./server.ts";
+import { boot } from "./boot.ts";
 
-await serveStdio(createServer({ workspace: Workspace.fromEnv() }));
+await serveStdio(boot());

@@ -6,8 +6,6 @@
  * @module
  */
 import { serveStdio } from "../../lib/mcp/serve.ts";
-import { Workspace } from "../../lib/workspace/workspace.ts";
-import { homeFolders } from "./repo_root.ts";
-import { createServer } from "./server.ts";
+import { boot } from "./boot.ts";
 
-await serveStdio(createServer({ workspace: Workspace.fromEnv(), homes: homeFolders(Deno.env.toObject()) }));
+await serveStdio(boot());

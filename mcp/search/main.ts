@@ -6,13 +6,6 @@
  * @module
  */
 import { serveStdio } from "../../lib/mcp/serve.ts";
-import { requireRipgrep } from "../../lib/ripgrep/locate.ts";
-import { Workspace } from "../../lib/workspace/workspace.ts";
-import { searchTimeoutMs } from "./timeout.ts";
-import { createServer } from "./server.ts";
+import { boot } from "./boot.ts";
 
-await serveStdio(createServer({
-  workspace: Workspace.fromEnv(),
-  ripgrep: requireRipgrep,
-  timeoutMs: searchTimeoutMs(Deno.env.get("SEARCH_MCP_TIMEOUT_S")),
-}));
+await serveStdio(boot());

@@ -7,13 +7,9 @@
  */
 import { log } from "../../lib/log.ts";
 import { serveStdio } from "../../lib/mcp/serve.ts";
-import { Workspace } from "../../lib/workspace/workspace.ts";
-import { parseEnvAllow } from "./env.ts";
+import { boot } from "./boot.ts";
 import { FILTER_PROCESS_FLAG, runFilterProcess } from "./filter_process.ts";
 import { reapOrphans } from "./orphans.ts";
-import { createServer } from "./server.ts";
-
-const seconds = (name: string) => Number(Deno.env.get(name)) || undefined;
 
 if (Deno.args[0] === FILTER_PROCESS_FLAG) {
   // The compiled executable doubles as the process that runs output filters (see filter.ts).
@@ -25,11 +21,5 @@ if (Deno.args[0] === FILTER_PROCESS_FLAG) {
       pids.length && log.info(`Reaped ${pids.length} processes of a dead shell server: ${pids.join(", ")}`),
     (error) => log.error("Cannot reap the jobs of dead shell servers", error),
   );
-  await serveStdio(createServer({
-    workspace: Workspace.fromEnv(),
-    serverEnv: Deno.env.toObject(),
-    envAllow: parseEnvAllow(Deno.env.get("SHELL_MCP_ENV_ALLOW")),
-    runTimeoutS: seconds("SHELL_MCP_RUN_TIMEOUT"),
-    startTimeoutS: seconds("SHELL_MCP_START_TIMEOUT"),
-  }));
+  await serveStdio(boot());
 }

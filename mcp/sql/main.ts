@@ -5,9 +5,6 @@
  * @module
  */
 import { serveStdio } from "../../lib/mcp/serve.ts";
-import { Workspace } from "../../lib/workspace/workspace.ts";
-import { createServer } from "./server.ts";
-import { timeoutFromEnv } from "./timeout.ts";
+import { boot } from "./boot.ts";
 
-const env = Deno.env.toObject();
-await serveStdio(createServer({ workspace: Workspace.fromEnv(), env, timeoutMs: timeoutFromEnv(env) }));
+await serveStdio(boot());

@@ -1,0 +1,10 @@
+/** Builds the edit server from env: for its stdio entry and the gateway's in-process hosting. */
+import type { McpServerHandle } from "../../lib/mcp/server.ts";
+import { Workspace } from "../../lib/workspace/workspace.ts";
+import { createServer } from "./server.ts";
+
+/** The edit server, configured from env exactly as its stdio entry runs it. */
+export function boot(): McpServerHandle {
+  const maxBytes = Number(Deno.env.get("EDIT_MAX_BYTES")) || undefined;
+  return createServer({ workspace: Workspace.fromEnv(), maxBytes });
+}

@@ -1,0 +1,112 @@
+/**
+ * Opens one connection to a downstream server: a child process over stdio, or one of this project's
+ * servers in our own process over a linked transport pair. Raced against the entry's connect timeout.
+ * @module
+ */
+import { createLinkedPair } from "../../lib/mcp/linked_transport.ts";
+import type { McpServerHandle } from "../../lib/mcp/server.ts";
+import { Client, StdioClientTransport, type Tool } from "../../lib/mcp/sdk.ts";
+import { VERSION } from "../../lib/version.ts";
+import { bootBuiltin } from "./builtins.ts";
+import type { ServerConfig } from "./types.ts";
+
+/** An open connection and what the server told us about itself. */
+export interface Connection {
+  client: Client;
+  /** The child's pid, for stdio servers. */
+  pid?: number;
+  instructions?: string;
+  tools: Tool[];
+  /** Closes the client; a child exits (stdin EOF, then SIGTERM, then SIGKILL), a builtin runs its cleanup. */
+  close(): Promise<void>;
+}
+
+/** Hooks called while connecting. */
+export interface ConnectHooks {
+  /** One line of the child's stderr. */
+  stderrLine(line: string): void;
+  /** Wires handlers (list_changed, onclose) on the client before it connects. */
+  prepare(client: Client): void;
+}
+
+/** The exact reason a connect timeout reports. */
+export function connectTimeoutReason(name: string, ms: number): string {
+  return `MCP server "${name}" timed out after ${ms}ms`;
+}
+
+/** Connects to `config`'s server and lists its tools, or throws (the timeout with its exact reason). */
+export async function openConnection(config: ServerConfig, hooks: ConnectHooks): Promise<Connection> {
+  const client = new Client({ name: "continue-gateway", version: VERSION }, { capabilities: {} });
+  hooks.prepare(client);
+  let builtin: McpServerHandle | undefined;
+  let transport: StdioClientTransport | undefined;
+  const close = async () => {
+    await client.close().catch(() => {});
+    await transport?.close().catch(() => {});
+    await builtin?.close().catch(() => {});
+  };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let timedOut = false;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      timedOut = true;
+      reject(new Error(connectTimeoutReason(config.name, config.connectTimeoutMs)));
+    }, config.connectTimeoutMs);
+  });
+  const handshake = async (): Promise<Connection> => {
+    const spec = config.transport;
+    if (spec.kind === "builtin") {
+      builtin = await bootBuiltin(spec.server);
+      const [clientSide, serverSide] = createLinkedPair();
+      await builtin.server.connect(serverSide);
+      await client.connect(clientSide);
+    } else {
+      transport = new StdioClientTransport({
+        command: spec.command,
+        args: spec.args,
+        env: spec.env,
+        cwd: spec.cwd,
+        stderr: "pipe",
+      });
+      pipeLines(transport, hooks.stderrLine);
+      await client.connect(transport);
+    }
+    const tools = await listAllTools(client);
+    return { client, pid: transport?.pid ?? undefined, instructions: client.getInstructions(), tools, close };
+  };
+  const attempt = handshake();
+  try {
+    return await Promise.race([attempt, timeout]);
+  } catch (error) {
+    attempt.catch(() => {});
+    await close();
+    if (timedOut) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    const hint = /ENOENT/.test(message) ? "; check its command and cwd" : "";
+    throw new Error(`Cannot connect to MCP server "${config.name}": ${message}${hint}`, { cause: error });
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Every tool of the server, following pagination cursors. */
+export async function listAllTools(client: Client): Promise<Tool[]> {
+  const tools: Tool[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor === undefined ? undefined : { cursor });
+    tools.push(...page.tools);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return tools;
+}
+
+function pipeLines(transport: StdioClientTransport, onLine: (line: string) => void): void {
+  let pending = "";
+  transport.stderr?.on("data", (chunk: Uint8Array | string) => {
+    pending += typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk);
+    const lines = pending.split("\n");
+    pending = lines.pop() ?? "";
+    for (const line of lines) if (line.trim()) onLine(line);
+  });
+}

@@ -1,0 +1,283 @@
+/**
+ * The gateway's client side: one connection per distinct downstream endpoint, the merged tool catalog,
+ * health, calls with timeouts and cancellation, and restarts with backoff and a circuit breaker.
+ *
+ * Children and a gateway that dies: close() ends each child's stdin, then SIGTERMs and SIGKILLs it (the
+ * SDK's StdioClientTransport). If the gateway is SIGKILLed nothing runs, so only the pipe speaks: this
+ * project's servers exit on stdin EOF; a foreign server is guaranteed to go only if it does the same (the
+ * SDK's own servers do). Deno offers no parent-death signal to enforce it.
+ * @module
+ */
+import { log as defaultLog } from "../../lib/log.ts";
+import { ToolError } from "../../lib/mcp/errors.ts";
+import {
+  type CallToolResult,
+  type Client,
+  type Tool,
+  ToolListChangedNotificationSchema,
+} from "../../lib/mcp/sdk.ts";
+import { callDownstream } from "./call.ts";
+import { type Connection, listAllTools, openConnection } from "./connect.ts";
+import { connectionKey } from "./connection_key.ts";
+import { breakerOpen, DEFAULT_RETRY, retryDelayMs, type RetryOptions } from "./retry_policy.ts";
+import { buildCatalog, type Route } from "./catalog.ts";
+import type { CatalogTool, ServerConfig, ServerStatus } from "./types.ts";
+
+/** No call runs longer than this, whatever the config says. */
+export const CALL_CEILING_MS = 10 * 60_000;
+
+/** What Downstreams needs from outside. */
+export interface DownstreamDeps {
+  now?: () => number;
+  log?: { info(message: string): void; error(message: string, detail?: unknown): void };
+  retry?: RetryOptions;
+}
+
+/** Per-call options. */
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Overrides the entry's callTimeoutMs (still capped by {@link CALL_CEILING_MS}). */
+  timeoutMs?: number;
+}
+
+/** One connection, shared by every config entry with the same endpoint. */
+interface Link {
+  configs: ServerConfig[];
+  state: "connecting" | "up" | "down";
+  reason?: string;
+  connection?: Connection;
+  connecting?: Promise<void>;
+  /** The last tools/list, kept while the server is down so search still finds its tools. */
+  tools: Tool[];
+  instructions?: string;
+  failures: number;
+  retryAt: number;
+  closing: boolean;
+}
+
+/** Every configured downstream server behind one catalog; `start()` connects them all in parallel. */
+export class Downstreams implements AsyncDisposable {
+  readonly #configs: ServerConfig[];
+  readonly #links = new Map<string, Link>();
+  readonly #deps: Required<DownstreamDeps>;
+  readonly #listeners = new Set<() => void>();
+  #routes = new Map<string, Route<Link>>();
+  #catalog: CatalogTool[] = [];
+  #closed = false;
+
+  constructor(configs: ServerConfig[], deps: DownstreamDeps = {}) {
+    this.#configs = configs;
+    this.#deps = {
+      now: () => Date.now(),
+      log: defaultLog,
+      retry: DEFAULT_RETRY,
+      ...deps,
+    };
+    for (const config of configs) {
+      if (!config.enabled) continue;
+      const key = connectionKey(config);
+      const link = this.#links.get(key);
+      if (link) {
+        link.configs.push(config);
+        this.#deps.log.info(`MCP server "${config.name}" shares the connection of "${link.configs[0].name}"`);
+      } else {
+        this.#links.set(key, {
+          configs: [config],
+          state: "connecting",
+          tools: [],
+          failures: 0,
+          retryAt: 0,
+          closing: false,
+        });
+      }
+    }
+  }
+
+  /** Connects every enabled server in parallel; resolves once each is up or down. */
+  async start(): Promise<void> {
+    await Promise.allSettled([...this.#links.values()].map((link) => this.#connect(link)));
+  }
+
+  /** Reconnects every server that is down and past its backoff (one never up has no tool to call). */
+  async retryDown(): Promise<void> {
+    const now = this.#deps.now();
+    const due = [...this.#links.values()].filter((link) =>
+      link.state === "down" && !link.closing && link.retryAt <= now
+    );
+    await Promise.allSettled(due.map((link) => this.#connect(link)));
+  }
+
+  /** The visible tools of every server that was ever up (a down server keeps its last list). */
+  catalog(): CatalogTool[] {
+    return this.#catalog;
+  }
+
+  /** Health of each configured server, in config order. */
+  status(): ServerStatus[] {
+    return this.#configs.map((config) => {
+      if (!config.enabled) return { name: config.name, state: "disabled", tools: 0 };
+      const link = this.#linkOf(config);
+      const others = link.configs.filter((other) => other !== config).map((other) => other.name);
+      return {
+        name: config.name,
+        state: link.state,
+        ...(link.reason === undefined ? {} : { reason: link.reason }),
+        tools: this.#catalog.filter((tool) => tool.server === config.name).length,
+        ...(link.instructions === undefined ? {} : { instructions: link.instructions }),
+        ...(others.length ? { sharedWith: others } : {}),
+      };
+    });
+  }
+
+  /** The pid of the child serving `name`, while it runs (shared entries report the same pid). */
+  pidOf(name: string): number | undefined {
+    const config = this.#configs.find((entry) => entry.name === name);
+    return config?.enabled ? this.#linkOf(config).connection?.pid : undefined;
+  }
+
+  /** Calls `cb` whenever the catalog changes (a server came up or sent tools/list_changed). */
+  onCatalogChanged(cb: () => void): () => void {
+    this.#listeners.add(cb);
+    return () => this.#listeners.delete(cb);
+  }
+
+  /** Calls a downstream tool by its qualified name; returns the downstream result as it came. */
+  async call(
+    qualifiedName: string,
+    args: Record<string, unknown>,
+    options: CallOptions = {},
+  ): Promise<CallToolResult> {
+    const route = this.#routes.get(qualifiedName);
+    if (!route) {
+      throw new ToolError(
+        "not_found",
+        `Cannot call "${qualifiedName}": no such tool in the gateway catalog; find names with gateway_search`,
+      );
+    }
+    const { config, link, tool } = route;
+    const connection = await this.#ensureUp(link, qualifiedName);
+    const limitMs = Math.min(options.timeoutMs ?? config.callTimeoutMs, CALL_CEILING_MS);
+    const result = await callDownstream(connection.client, args, {
+      server: config.name,
+      tool: tool.name,
+      limitMs,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    link.failures = 0;
+    return result;
+  }
+
+  /** Closes every connection: children exit, builtins run their cleanup. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await Promise.allSettled([...this.#links.values()].map(async (link) => {
+      link.closing = true;
+      await link.connecting?.catch(() => {});
+      await link.connection?.close();
+      link.connection = undefined;
+    }));
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  #linkOf(config: ServerConfig): Link {
+    return this.#links.get(connectionKey(config))!;
+  }
+
+  #connect(link: Link): Promise<void> {
+    link.connecting ??= this.#open(link).finally(() => link.connecting = undefined);
+    return link.connecting;
+  }
+
+  async #open(link: Link): Promise<void> {
+    const primary = link.configs[0];
+    const name = primary.name;
+    link.state = "connecting";
+    try {
+      const connection = await openConnection(primary, {
+        stderrLine: (line) => this.#deps.log.info(`[${name}] ${line}`),
+        prepare: (client) => this.#watch(client, link),
+      });
+      if (this.#closed) {
+        await connection.close();
+        return;
+      }
+      link.connection = connection;
+      link.state = "up";
+      link.reason = undefined;
+      link.tools = connection.tools;
+      link.instructions = connection.instructions;
+      this.#rebuild();
+    } catch (error) {
+      link.state = "down";
+      link.reason = error instanceof Error ? error.message : String(error);
+      this.#failed(link);
+      this.#deps.log.error(link.reason);
+    }
+  }
+
+  #watch(client: Client, link: Link): void {
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      try {
+        link.tools = await listAllTools(client);
+        this.#rebuild();
+      } catch (error) {
+        this.#deps.log.error(`Cannot re-list the tools of MCP server "${link.configs[0].name}"`, error);
+      }
+    });
+    client.onclose = () => {
+      if (link.closing || link.connection?.client !== client) return;
+      const connection = link.connection;
+      link.connection = undefined;
+      link.state = "down";
+      link.reason = `MCP server "${link.configs[0].name}" exited; the next call restarts it`;
+      this.#failed(link);
+      this.#deps.log.error(link.reason);
+      connection.close().catch(() => {});
+    };
+  }
+
+  #failed(link: Link): void {
+    link.failures++;
+    link.retryAt = this.#deps.now() + retryDelayMs(link.failures, this.#deps.retry);
+    if (breakerOpen(link.failures, this.#deps.retry)) {
+      link.reason = `${link.reason} (${link.failures} failures in a row; retried after a cool-down)`;
+    }
+  }
+
+  async #ensureUp(link: Link, qualifiedName: string): Promise<Connection> {
+    if (link.connection) return link.connection;
+    const name = link.configs[0].name;
+    if (this.#closed) {
+      throw new ToolError("unavailable", `Cannot call "${qualifiedName}": the gateway is closing`);
+    }
+    const waitMs = link.retryAt - this.#deps.now();
+    if (!link.connecting && waitMs > 0) {
+      throw new ToolError(
+        "unavailable",
+        `Cannot call "${qualifiedName}": MCP server "${name}" is down (${link.reason}); retry in ${
+          Math.ceil(waitMs / 1000)
+        }s`,
+      );
+    }
+    await this.#connect(link);
+    if (!link.connection) {
+      throw new ToolError("unavailable", `Cannot call "${qualifiedName}": ${link.reason}`);
+    }
+    return link.connection;
+  }
+
+  #rebuild(): void {
+    const sources = this.#configs.filter((config) => config.enabled).map((config) => {
+      const link = this.#linkOf(config);
+      return { config, link, tools: link.tools, instructions: link.instructions };
+    });
+    const { catalog, routes, collisions } = buildCatalog(sources);
+    for (const collision of collisions) this.#deps.log.info(`gateway: name collision: ${collision}`);
+    this.#catalog = catalog;
+    this.#routes = routes;
+    for (const listener of this.#listeners) listener();
+  }
+}

@@ -1,0 +1,11 @@
+/** Builds the sql server from env: for its stdio entry and the gateway's in-process hosting. */
+import type { McpServerHandle } from "../../lib/mcp/server.ts";
+import { Workspace } from "../../lib/workspace/workspace.ts";
+import { createServer } from "./server.ts";
+import { timeoutFromEnv } from "./timeout.ts";
+
+/** The sql server, configured from env exactly as its stdio entry runs it. */
+export function boot(): McpServerHandle {
+  const env = Deno.env.toObject();
+  return createServer({ workspace: Workspace.fromEnv(), env, timeoutMs: timeoutFromEnv(env) });
+}
