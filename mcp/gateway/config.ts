@@ -16,6 +16,7 @@ import {
 import { parseEntry } from "./config_entry.ts";
 import { parseJsonc } from "./jsonc.ts";
 import type { GatewayConfig } from "./types.ts";
+import { BUILTIN_NAMES } from "./builtins.ts";
 
 export { ConfigError } from "./config_fields.ts";
 export { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS } from "./config_entry.ts";
@@ -25,7 +26,7 @@ export { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS } from "./config_en
  * gateway. Kept here because the gateway does not read the repository at run time; a test holds it equal
  * to tools/catalog.ts `listServers()`.
  */
-export const BUILTIN_SERVERS: readonly string[] = ["edit", "fs", "hello", "notes", "search", "shell", "sql"];
+export const BUILTIN_SERVERS: readonly string[] = BUILTIN_NAMES;
 
 /** The environment variable naming the config file when `--config` is not given. */
 export const CONFIG_ENV = "MCP_GATEWAY_CONFIG";

@@ -18,7 +18,7 @@ import {
 } from "../../lib/mcp/sdk.ts";
 import { callDownstream } from "./call.ts";
 import { type Connection, listAllTools, openConnection } from "./connect.ts";
-import { connectionKey } from "./connection_key.ts";
+import { endpointKey } from "./endpoint.ts";
 import { breakerOpen, DEFAULT_RETRY, retryDelayMs, type RetryOptions } from "./retry_policy.ts";
 import { buildCatalog, type Route } from "./catalog.ts";
 import type { CatalogTool, ServerConfig, ServerStatus } from "./types.ts";
@@ -75,7 +75,7 @@ export class Downstreams implements AsyncDisposable {
     };
     for (const config of configs) {
       if (!config.enabled) continue;
-      const key = connectionKey(config);
+      const key = endpointKey(config);
       const link = this.#links.get(key);
       if (link) {
         link.configs.push(config);
@@ -183,7 +183,7 @@ export class Downstreams implements AsyncDisposable {
   }
 
   #linkOf(config: ServerConfig): Link {
-    return this.#links.get(connectionKey(config))!;
+    return this.#links.get(endpointKey(config))!;
   }
 
   #connect(link: Link): Promise<void> {

@@ -1,0 +1,44 @@
+/** Builds the gateway from its config: downstream connections, the ranking, the four tools. */
+import type { McpServerHandle } from "../../lib/mcp/server.ts";
+import { loadConfig } from "./config.ts";
+import { Downstreams } from "./downstream.ts";
+import { createFinder } from "./finder.ts";
+import { createServer } from "./server.ts";
+
+/** How long start-up waits for downstream servers before answering: the instructions name what is up by then. */
+const INSTRUCTIONS_WAIT_MS = 3_000;
+
+/** The gateway for `--config <file>` (else `$MCP_GATEWAY_CONFIG`); throws ConfigError on a bad config. */
+export async function boot(
+  args: readonly string[],
+  env: Record<string, string | undefined>,
+): Promise<McpServerHandle> {
+  const config = await loadConfig(configFlag(args), env);
+  const downstreams = new Downstreams(config.servers);
+  const started = downstreams.start();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([started, new Promise((resolve) => timer = setTimeout(resolve, INSTRUCTIONS_WAIT_MS))]);
+  clearTimeout(timer);
+  return createServer({
+    backend: {
+      catalog: () => {
+        // A server that was never up has no tool to call: a search is what brings it back.
+        downstreams.retryDown().catch(() => {});
+        return downstreams.catalog();
+      },
+      status: () => downstreams.status(),
+      call: (name, args, { signal }) => downstreams.call(name, args, { signal }),
+    },
+    finder: createFinder(),
+    cleanup: () => downstreams.close(),
+  });
+}
+
+/** `--config file` or `--config=file`. */
+export function configFlag(args: readonly string[]): string | undefined {
+  for (const [i, arg] of args.entries()) {
+    if (arg === "--config") return args[i + 1];
+    if (arg.startsWith("--config=")) return arg.slice("--config=".length);
+  }
+  return undefined;
+}
