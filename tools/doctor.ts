@@ -8,6 +8,7 @@ import { listServers } from "./catalog.ts";
 import { inspectServer } from "./inspect.ts";
 import { listTokens } from "./tokens.ts";
 import { findExternals } from "./externals.ts";
+import { gatewayHealth } from "./gateway_health.ts";
 
 const encoder = new TextEncoder();
 const print = (line = "") => Deno.stdout.writeSync(encoder.encode(`${line}\n`));
@@ -30,11 +31,18 @@ for (const server of listServers()) {
     failures.push(`${server.name}-mcp: ${seen.error ?? `smoke call failed: ${seen.smoke?.text}`}`);
   }
 }
-const total = rows.slice(1).reduce((sum, row) => sum + Number(row[3]), 0);
+// The gateway is what stands in for the long tail: its tools are counted apart from the direct servers'.
+const direct = rows.slice(1).filter((row) => row[0] !== "gateway-mcp");
+const total = direct.reduce((sum, row) => sum + Number(row[3]), 0);
 print(`continue-mcp doctor — workspace ${cwd}`);
 print();
 printTable(rows);
-print(`\nall tools at rest: ${total} tokens (o200k)`);
+print(`\nall direct servers' tools at rest: ${total} tokens (o200k; the gateway's own are in its row)`);
+
+const gateway = await gatewayHealth(Deno.env.toObject());
+print(`\n${gateway.heading}`);
+if (gateway.rows.length) printTable(gateway.rows.map((row) => ["", ...row]));
+failures.push(...gateway.problems);
 
 print("\nexternal tools:");
 let warnings = 0;
