@@ -199,11 +199,12 @@ const out = [
   ...rest.map(([label, tools, tokens]) => `| ${label} | ${tools} | ${tokens} |`),
   `| **sum of everything behind the gateway (baseline)** | ${behindTools} | ${behind} |`,
   `| **gateway-mcp tools/list** | ${gatewayRest.tools} | ${gatewayRest.tokens} |`,
-  `| gateway-mcp instructions (initialize, once per session) | – | ${instructionTokens} |`,
+  `| gateway-mcp instructions over this project's servers (initialize, once per session; ≤ 1,500 chars) | – | ${instructionTokens} |`,
   "",
   `ratio: the gateway's tools/list is ${pct(gatewayRest.tokens, behind)} of what sits behind it ` +
   `(${behind - gatewayRest.tokens} tokens saved per request); with its instructions ` +
   `${pct(gatewayRest.tokens + instructionTokens, behind)}`,
+  "",
   skipped.length
     ? `peers skipped (${PEERS ? "not installed under bench/.peers" : "--no-peers"}): ${skipped.join(", ")}`
     : "peers: all installed and measured",
