@@ -1,6 +1,6 @@
 /**
- * Peer MCP servers for side-by-side benchmarks: Desktop Commander and the reference filesystem server,
- * installed from npm into the gitignored `bench/.peers/` on first use and started over stdio.
+ * Peer MCP servers for side-by-side benchmarks: Desktop Commander and the reference filesystem and memory
+ * servers, installed from npm into the gitignored `bench/.peers/` on first use and started over stdio.
  * @module
  */
 import { join } from "node:path";
@@ -8,7 +8,7 @@ import { Client, StdioClientTransport } from "../../lib/mcp/sdk.ts";
 import { REPO_ROOT } from "../../tools/catalog.ts";
 
 /** The peers we compare against. */
-export type PeerKind = "desktop-commander" | "filesystem";
+export type PeerKind = "desktop-commander" | "filesystem" | "memory";
 
 const PACKAGES: Record<PeerKind, { name: string; version: string; bin: string }> = {
   "desktop-commander": { name: "@wonderwhy-er/desktop-commander", version: "0.2.52", bin: "dist/index.js" },
@@ -17,6 +17,7 @@ const PACKAGES: Record<PeerKind, { name: string; version: string; bin: string }>
     version: "2026.8.31",
     bin: "dist/index.js",
   },
+  "memory": { name: "@modelcontextprotocol/server-memory", version: "2026.8.31", bin: "dist/index.js" },
 };
 
 const PEERS_DIR = join(REPO_ROOT, "bench", ".peers");
@@ -27,6 +28,16 @@ export interface Peer {
   /** The child's pid, for RSS readings. */
   pid: number | null;
   close(): Promise<void>;
+}
+
+/** Whether the peer is already installed under `bench/.peers/` (benches that must not install check this). */
+export function peerInstalled(kind: PeerKind): boolean {
+  try {
+    Deno.statSync(join(PEERS_DIR, "node_modules", PACKAGES[kind].name, PACKAGES[kind].bin));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Installs (once) and starts a peer with `workspace` as its allowed folder; its HOME is a sandbox. */
@@ -53,14 +64,21 @@ export async function startPeer(kind: PeerKind, options: { workspace: string }):
       }),
     );
     args.push("--no-onboarding");
-  } else {
+  } else if (kind === "filesystem") {
     args.push(options.workspace);
   }
   const transport = new StdioClientTransport({
     command: "node",
     args,
     cwd: options.workspace,
-    env: { PATH: Deno.env.get("PATH") ?? "", HOME: home, USERPROFILE: home, NODE_ENV: "production" },
+    env: {
+      PATH: Deno.env.get("PATH") ?? "",
+      HOME: home,
+      USERPROFILE: home,
+      NODE_ENV: "production",
+      // The memory server keeps its graph next to its own code unless told otherwise.
+      MEMORY_FILE_PATH: join(home, "memory.jsonl"),
+    },
     stderr: "ignore",
   });
   const client = new Client({ name: "bench", version: "0.0.0" });
