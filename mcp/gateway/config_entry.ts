@@ -28,7 +28,7 @@ export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 
 const STDIO_KEYS = ["command", "args", "env", "cwd", "type"];
-const COMMON_KEYS = ["enabled", "timeout_s", "connect_timeout_s", "tools", "descriptions"];
+const COMMON_KEYS = ["enabled", "timeout_s", "tool_timeouts_s", "connect_timeout_s", "tools", "descriptions"];
 const ENTRY_KEYS = ["command", "args", "env", "cwd", "builtin", ...COMMON_KEYS, "type"];
 
 /** What an entry is checked against. */
@@ -69,6 +69,7 @@ export function parseEntry({ name, value, place }: RawEntry, context: EntryConte
       : expectSeconds(at(place, "timeout_s"), entry.timeout_s),
     tools: parseToolGlobs(at(place, "tools"), entry.tools),
     descriptions: parseDescriptions(at(place, "descriptions"), entry.descriptions),
+    toolTimeoutsMs: parseToolTimeouts(at(place, "tool_timeouts_s"), entry.tool_timeouts_s),
   };
 }
 
@@ -173,6 +174,15 @@ function parseToolGlobs(place: Place, raw: unknown): ServerConfig["tools"] {
       : expectStrings(at(place, "allow"), tools.allow, { nonEmpty: true }),
     deny: tools.deny === undefined ? [] : expectStrings(at(place, "deny"), tools.deny, { nonEmpty: true }),
   };
+}
+
+function parseToolTimeouts(place: Place, raw: unknown): Record<string, number> {
+  if (raw === undefined) return {};
+  return Object.fromEntries(
+    Object.entries(expectObject(place, raw)).map((
+      [tool, seconds],
+    ) => [tool, expectSeconds(at(place, tool), seconds)]),
+  );
 }
 
 function parseDescriptions(place: Place, raw: unknown): Record<string, string> {

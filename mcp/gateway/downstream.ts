@@ -156,7 +156,10 @@ export class Downstreams implements AsyncDisposable {
     }
     const { config, link, tool } = route;
     const connection = await this.#ensureUp(link, qualifiedName);
-    const limitMs = Math.min(options.timeoutMs ?? config.callTimeoutMs, CALL_CEILING_MS);
+    const own = config.toolTimeoutsMs && Object.hasOwn(config.toolTimeoutsMs, tool.name)
+      ? config.toolTimeoutsMs[tool.name]
+      : undefined;
+    const limitMs = Math.min(options.timeoutMs ?? own ?? config.callTimeoutMs, CALL_CEILING_MS);
     const result = await callDownstream(connection.client, args, {
       server: config.name,
       tool: tool.name,

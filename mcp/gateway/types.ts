@@ -19,6 +19,8 @@ export interface ServerConfig {
   connectTimeoutMs: number;
   /** Call timeout, ms, for this server's tools unless a tool says otherwise. */
   callTimeoutMs: number;
+  /** Call timeouts, ms, of single tools (by downstream tool name), over callTimeoutMs. */
+  toolTimeoutsMs?: Record<string, number>;
   /** Tool name globs; a tool is shown when it matches allow (or allow is empty) and no deny. */
   tools: { allow: string[]; deny: string[] };
   /** Description overrides by downstream tool name. */

@@ -44,6 +44,7 @@ Deno.test("config: a stdio entry and a builtin entry become ServerConfigs, in fi
         type: "stdio",
         enabled: false,
         timeout_s: 2.5,
+        tool_timeouts_s: { search_code: 120 },
         connect_timeout_s: 10,
         tools: { allow: ["list_*"], deny: ["list_secrets"] },
         descriptions: { list_issues: "Issues of a repository" },
@@ -62,6 +63,7 @@ Deno.test("config: a stdio entry and a builtin entry become ServerConfigs, in fi
       callTimeoutMs: 2_500,
       tools: { allow: ["list_*"], deny: ["list_secrets"] },
       descriptions: { list_issues: "Issues of a repository" },
+      toolTimeoutsMs: { search_code: 120_000 },
     },
     {
       name: "my.fs",
@@ -72,6 +74,7 @@ Deno.test("config: a stdio entry and a builtin entry become ServerConfigs, in fi
       callTimeoutMs: DEFAULT_CALL_TIMEOUT_MS,
       tools: { allow: [], deny: [] },
       descriptions: {},
+      toolTimeoutsMs: {},
     },
   ]);
   assert.equal(DEFAULT_CONNECT_TIMEOUT_MS, 30_000);

@@ -287,3 +287,12 @@ async function tempDir(): Promise<AsyncDisposable & { path: string }> {
   const path = await Deno.makeTempDir({ prefix: "gateway-downstream-" });
   return { path, [Symbol.asyncDispose]: () => Deno.remove(path, { recursive: true }) };
 }
+
+Deno.test("downstream: a tool's own timeout (tool_timeouts_s) wins over the server's", async () => {
+  await using downstreams = open([
+    scriptServer("fixture", "fixture.ts", { callTimeoutMs: 60_000, toolTimeoutsMs: { wait: 250 } }),
+  ]);
+  await downstreams.start();
+  const error = await rejectsWith(downstreams.call("fixture__wait", {}), "timeout");
+  assert.match(error.message, /250ms/);
+});
