@@ -23,10 +23,17 @@ export interface Connection {
 
 /** Hooks called while connecting. */
 export interface ConnectHooks {
+  /** `NAME=value` added to a child's environment, by which a watchdog finds its whole tree. */
+  marker?: string;
   /** One line of the child's stderr. */
   stderrLine(line: string): void;
   /** Wires handlers (list_changed, onclose) on the client before it connects. */
   prepare(client: Client): void;
+}
+
+function markerEnv(marker: string): Record<string, string> {
+  const at = marker.indexOf("=");
+  return { [marker.slice(0, at)]: marker.slice(at + 1) };
 }
 
 /** The exact reason a connect timeout reports. */
@@ -64,7 +71,7 @@ export async function openConnection(config: ServerConfig, hooks: ConnectHooks):
       transport = new StdioClientTransport({
         command: spec.command,
         args: spec.args,
-        env: spec.env,
+        env: hooks.marker ? { ...spec.env, ...markerEnv(hooks.marker) } : spec.env,
         cwd: spec.cwd,
         stderr: "pipe",
       });

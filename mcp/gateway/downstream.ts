@@ -3,9 +3,11 @@
  * health, calls with timeouts and cancellation, and restarts with backoff and a circuit breaker.
  *
  * Children and a gateway that dies: close() ends each child's stdin, then SIGTERMs and SIGKILLs it (the
- * SDK's StdioClientTransport). If the gateway is SIGKILLed nothing runs, so only the pipe speaks: this
- * project's servers exit on stdin EOF; a foreign server is guaranteed to go only if it does the same (the
- * SDK's own servers do). Deno offers no parent-death signal to enforce it.
+ * SDK's StdioClientTransport). If the gateway is SIGKILLed nothing of it runs: its children see stdin EOF
+ * (this project's servers exit on that), and on Linux a small watchdog process (lib/process/watchdog.ts)
+ * kills every process carrying this gateway's marker in its environment, a foreign server that ignores EOF
+ * and its own children included. On macOS and Windows a server that ignores stdin EOF may outlive a
+ * SIGKILLed gateway (there is no /proc to find it by, and Deno offers no parent-death signal).
  * @module
  */
 import { log as defaultLog } from "../../lib/log.ts";
@@ -22,6 +24,10 @@ import { endpointKey } from "./endpoint.ts";
 import { breakerOpen, DEFAULT_RETRY, retryDelayMs, type RetryOptions } from "./retry_policy.ts";
 import { buildCatalog, type Route } from "./catalog.ts";
 import type { CatalogTool, ServerConfig, ServerStatus } from "./types.ts";
+import { GroupWatchdog } from "../../lib/process/watchdog.ts";
+
+/** The environment variable that marks a gateway's stdio children. */
+const MARKER_NAME = "CONTINUE_MCP_GATEWAY";
 
 /** No call runs longer than this, whatever the config says. */
 export const CALL_CEILING_MS = 10 * 60_000;
@@ -61,6 +67,13 @@ export class Downstreams implements AsyncDisposable {
   readonly #links = new Map<string, Link>();
   readonly #deps: Required<DownstreamDeps>;
   readonly #listeners = new Set<() => void>();
+  /** In every stdio child's environment (and so its children's): how the watchdog finds them. */
+  readonly #marker = `${MARKER_NAME}=${Deno.pid}-${crypto.randomUUID().slice(0, 8)}`;
+  readonly #watchdog = new GroupWatchdog({
+    // A BRE for grep -z: the whole entry, literally (the value holds only digits, hex and "-").
+    markerPattern: `^${this.#marker}$`,
+    path: Deno.env.get("PATH"),
+  });
   #routes = new Map<string, Route<Link>>();
   #catalog: CatalogTool[] = [];
   #closed = false;
@@ -179,6 +192,7 @@ export class Downstreams implements AsyncDisposable {
       await link.connection?.close();
       link.connection = undefined;
     }));
+    await this.#watchdog.close();
   }
 
   [Symbol.asyncDispose](): Promise<void> {
@@ -200,6 +214,7 @@ export class Downstreams implements AsyncDisposable {
     link.state = "connecting";
     try {
       const connection = await openConnection(primary, {
+        marker: this.#marker,
         stderrLine: (line) => this.#deps.log.info(`[${name}] ${line}`),
         prepare: (client) => this.#watch(client, link),
       });
@@ -208,6 +223,8 @@ export class Downstreams implements AsyncDisposable {
         return;
       }
       link.connection = connection;
+      // Killed with SIGKILL, we close no stdin: the watchdog then kills every process with our marker.
+      if (connection.pid) this.#watchdog.watch(connection.pid);
       link.state = "up";
       link.reason = undefined;
       link.tools = connection.tools;
@@ -234,6 +251,7 @@ export class Downstreams implements AsyncDisposable {
       if (link.closing || link.connection?.client !== client) return;
       const connection = link.connection;
       link.connection = undefined;
+      if (connection?.pid) this.#watchdog.unwatch(connection.pid);
       link.state = "down";
       link.reason = `MCP server "${link.configs[0].name}" exited; the next call restarts it`;
       this.#failed(link);

@@ -296,3 +296,50 @@ Deno.test("downstream: a tool's own timeout (tool_timeouts_s) wins over the serv
   const error = await rejectsWith(downstreams.call("fixture__wait", {}), "timeout");
   assert.match(error.message, /250ms/);
 });
+
+Deno.test({
+  name:
+    "downstream: a SIGKILLed gateway's watchdog kills a server that ignores stdin EOF, and its children (Linux)",
+  ignore: os !== "linux",
+  fn: async () => {
+    const configs = [scriptServer("stubborn", "fixture.ts", { env: { FIXTURE_STUBBORN: "1" } })];
+    const host = new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--no-prompt",
+        "--quiet",
+        "-A",
+        fileURLToPath(new URL("./_servers/gateway_host.ts", import.meta.url)),
+      ],
+      env: { HOST_CONFIG: JSON.stringify(configs) },
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const reader = host.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    let line = "";
+    while (!line.includes("\n")) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      line += value;
+    }
+    const server = JSON.parse(line).stubborn as number;
+    const children = await childPids(server);
+    assert.ok(children.length >= 1, "the stubborn server runs a sleep child");
+    host.kill("SIGKILL");
+    await host.status;
+    await reader.cancel();
+    await host.stderr.cancel();
+    await waitFor("the stubborn server and its child to die", async () => {
+      for (const pid of [server, ...children]) if (await alive(pid)) return false;
+      return true;
+    });
+  },
+});
+
+/** The pids whose parent is `pid` (Linux /proc through ps). */
+async function childPids(pid: number): Promise<number[]> {
+  const out = await new Deno.Command("ps", { args: ["-o", "pid=", "--ppid", String(pid)], stdout: "piped" })
+    .output();
+  return new TextDecoder().decode(out.stdout).split(/\s+/).filter(Boolean).map(Number);
+}

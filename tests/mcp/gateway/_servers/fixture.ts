@@ -3,6 +3,8 @@
  * `pid` (its process id), `crash` (exits mid-call), `grow` (adds a tool and sends tools/list_changed),
  * `wait` (runs until cancelled) and `cancellations` (how many `wait` calls started and how many were cancelled).
  * With `FIXTURE_ONCE=<file>` it serves only the first time: later starts exit at once (a broken restart).
+ * With `FIXTURE_STUBBORN=1` it ignores stdin EOF and keeps a `sleep` child (pid in its stderr) running, as a
+ * careless foreign server would.
  * @module
  */
 import { LineTransport } from "../../../../lib/mcp/line_transport.ts";
@@ -63,6 +65,12 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
   }
   throw new Error(`Unknown tool "${request.params.name}"`);
 });
+const stubborn = Deno.env.get("FIXTURE_STUBBORN") === "1";
+if (stubborn) {
+  const sleeper = new Deno.Command("sleep", { args: ["300"], stdin: "null", stdout: "null" }).spawn();
+  await Deno.stderr.write(new TextEncoder().encode(`sleeper ${sleeper.pid}\n`));
+  setInterval(() => {}, 60_000);
+}
 const transport = new LineTransport(Deno.stdin.readable, Deno.stdout.writable);
-transport.onclose = () => Deno.exit(0);
+transport.onclose = () => stubborn || Deno.exit(0);
 await server.connect(transport);
