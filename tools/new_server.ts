@@ -1,6 +1,6 @@
 /**
  * `deno task new <name> [--summary "..."]`: scaffolds a server that already passes the gate — entry,
- * server, one tool, server.json, tests (in-memory, stdio, snapshot), the compile task and the Continue
+ * server, one tool, server.json, tests (in-memory, stdio, snapshot), the compile task, the gateway's builtin entry and the Continue
  * block. Then: `deno task test:update && deno task sync`.
  * @module
  */
@@ -129,6 +129,17 @@ export function addCompileTask(denoJson: string, name: string, permissions: stri
   return lines.join("\n");
 }
 
+/** builtins.ts text with the new server added to the gateway's in-process table, after the last entry. */
+export function addBuiltin(builtins: string, name: string): string {
+  const lines = builtins.split("\n");
+  const last = lines.findLastIndex((line) =>
+    /^  [a-z0-9]+: \(\) => import\("\.\.\/[a-z0-9]+\/boot\.ts"\),$/.test(line)
+  );
+  if (last < 0) throw new Error("mcp/gateway/builtins.ts has no builtin entry to add after");
+  lines.splice(last + 1, 0, `  ${name}: () => import("../${name}/boot.ts"),`);
+  return lines.join("\n");
+}
+
 if (import.meta.main) {
   const [name, ...rest] = Deno.args;
   const summaryAt = rest.indexOf("--summary");
@@ -154,6 +165,9 @@ if (import.meta.main) {
     denoJsonPath,
     addCompileTask(await Deno.readTextFile(denoJsonPath), name, permissions),
   );
+  // The gateway can host every server of this project in its own process (`{ "builtin": "<name>" }`).
+  const builtinsPath = join(root, "mcp", "gateway", "builtins.ts");
+  await Deno.writeTextFile(builtinsPath, addBuiltin(await Deno.readTextFile(builtinsPath), name));
   Deno.stdout.writeSync(new TextEncoder().encode(
     `created mcp/${name}/ and tests/mcp/${name}/; next: deno task test:update && deno task sync && deno task ok\n`,
   ));

@@ -26,7 +26,17 @@ Deno.test("addCompileTask inserts a compile task after the last one, keeping JSO
 
 Deno.test("deno task new scaffolds a server whose own tests, lint and fmt pass", async () => {
   await using copy = await tempWorkspace();
-  for (const entry of ["deno.json", "deno.lock", "lib", "tools", "tests/_support", "mcp/hello"]) {
+  for (
+    const entry of [
+      "deno.json",
+      "deno.lock",
+      "lib",
+      "tools",
+      "tests/_support",
+      "mcp/hello",
+      "mcp/gateway/builtins.ts",
+    ]
+  ) {
     await Deno.mkdir(join(copy.path, entry, ".."), { recursive: true });
     await cp(join(REPO_ROOT, entry), join(copy.path, entry), { recursive: true });
   }
@@ -40,8 +50,16 @@ Deno.test("deno task new scaffolds a server whose own tests, lint and fmt pass",
   assert.match(again.text, /4 passed \| 0 failed/);
   const lint = await run(["lint", "mcp/demo", "tests/mcp/demo"], copy.path);
   assert.ok(lint.success, lint.text);
-  const fmt = await run(["fmt", "--check", "mcp/demo", "tests/mcp/demo", "deno.json"], copy.path);
+  const fmt = await run(
+    ["fmt", "--check", "mcp/demo", "tests/mcp/demo", "deno.json", "mcp/gateway/builtins.ts"],
+    copy.path,
+  );
   assert.ok(fmt.success, fmt.text);
+  assert.match(
+    await Deno.readTextFile(copy.join("mcp/gateway/builtins.ts")),
+    /\n  sql: \(\) => import\("\.\.\/sql\/boot\.ts"\),\n  demo: \(\) => import\("\.\.\/demo\/boot\.ts"\),\n/,
+    "the gateway can host the new server in process",
+  );
   const denoJson = JSON.parse(await Deno.readTextFile(copy.join("deno.json")));
   assert.match(
     denoJson.tasks["compile:demo"],
