@@ -1,7 +1,7 @@
 /**
  * `deno task new <name> [--summary "..."]`: scaffolds a server that already passes the gate — entry,
- * server, one tool, server.json, tests (in-memory, stdio, snapshot), the compile task, the gateway's builtin entry and the Continue
- * block. Then: `deno task test:update && deno task sync`.
+ * server, one tool, server.json, tests (in-memory, stdio, snapshot), the compile task, the gateway's builtin
+ * entry and the Continue block. Then: `deno task test:update && deno task sync`.
  * @module
  */
 import { join } from "node:path";
