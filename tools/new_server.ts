@@ -133,7 +133,7 @@ export function addCompileTask(denoJson: string, name: string, permissions: stri
 export function addBuiltin(builtins: string, name: string): string {
   const lines = builtins.split("\n");
   const last = lines.findLastIndex((line) =>
-    /^  [a-z0-9]+: \(\) => import\("\.\.\/[a-z0-9]+\/boot\.ts"\),$/.test(line)
+    /^ {2}[a-z0-9]+: \(\) => import\("\.\.\/[a-z0-9]+\/boot\.ts"\),$/.test(line)
   );
   if (last < 0) throw new Error("mcp/gateway/builtins.ts has no builtin entry to add after");
   lines.splice(last + 1, 0, `  ${name}: () => import("../${name}/boot.ts"),`);

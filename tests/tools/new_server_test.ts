@@ -57,7 +57,7 @@ Deno.test("deno task new scaffolds a server whose own tests, lint and fmt pass",
   assert.ok(fmt.success, fmt.text);
   assert.match(
     await Deno.readTextFile(copy.join("mcp/gateway/builtins.ts")),
-    /\n  sql: \(\) => import\("\.\.\/sql\/boot\.ts"\),\n  demo: \(\) => import\("\.\.\/demo\/boot\.ts"\),\n/,
+    /\n {2}sql: \(\) => import\("\.\.\/sql\/boot\.ts"\),\n {2}demo: \(\) => import\("\.\.\/demo\/boot\.ts"\),\n/,
     "the gateway can host the new server in process",
   );
   const denoJson = JSON.parse(await Deno.readTextFile(copy.join("deno.json")));
