@@ -25,6 +25,9 @@ import { breakerOpen, DEFAULT_RETRY, retryDelayMs, type RetryOptions } from "./r
 import { buildCatalog, type Route } from "./catalog.ts";
 import type { CatalogTool, ServerConfig, ServerStatus } from "./types.ts";
 import { GroupWatchdog } from "../../lib/process/watchdog.ts";
+import { planReload, type ReloadReport } from "./reload.ts";
+
+export type { ReloadReport } from "./reload.ts";
 
 /** The environment variable that marks a gateway's stdio children. */
 const MARKER_NAME = "CONTINUE_MCP_GATEWAY";
@@ -59,11 +62,13 @@ interface Link {
   failures: number;
   retryAt: number;
   closing: boolean;
+  /** Calls running on this link's connection: a retired link closes once they settle. */
+  inflight: Set<Promise<unknown>>;
 }
 
 /** Every configured downstream server behind one catalog; `start()` connects them all in parallel. */
 export class Downstreams implements AsyncDisposable {
-  readonly #configs: ServerConfig[];
+  #configs: ServerConfig[];
   readonly #links = new Map<string, Link>();
   readonly #deps: Required<DownstreamDeps>;
   readonly #listeners = new Set<() => void>();
@@ -76,6 +81,10 @@ export class Downstreams implements AsyncDisposable {
   });
   #routes = new Map<string, Route<Link>>();
   #catalog: CatalogTool[] = [];
+  /** Links no longer in the config, waiting for their calls in flight before they close. */
+  readonly #retiring = new Set<Promise<void>>();
+  /** Resolves when close() starts: retired links stop waiting for their calls. */
+  readonly #closing = Promise.withResolvers<void>();
   #closed = false;
 
   constructor(configs: ServerConfig[], deps: DownstreamDeps = {}) {
@@ -86,24 +95,7 @@ export class Downstreams implements AsyncDisposable {
       retry: DEFAULT_RETRY,
       ...deps,
     };
-    for (const config of configs) {
-      if (!config.enabled) continue;
-      const key = endpointKey(config);
-      const link = this.#links.get(key);
-      if (link) {
-        link.configs.push(config);
-        this.#deps.log.info(`MCP server "${config.name}" shares the connection of "${link.configs[0].name}"`);
-      } else {
-        this.#links.set(key, {
-          configs: [config],
-          state: "connecting",
-          tools: [],
-          failures: 0,
-          retryAt: 0,
-          closing: false,
-        });
-      }
-    }
+    for (const [key, group] of this.#group(configs)) this.#links.set(key, newLink(group));
   }
 
   /** Connects every enabled server in parallel; resolves once each is up or down. */
@@ -154,6 +146,39 @@ export class Downstreams implements AsyncDisposable {
     return () => this.#listeners.delete(cb);
   }
 
+  /**
+   * Applies a new config (hot reload). An entry whose endpoint (command, args, cwd, env) is unchanged keeps
+   * its connection and its calls in flight, even when its filters, descriptions or timeouts changed: those
+   * only re-index. A new endpoint gets a new connection; an endpoint no entry uses any more is retired: its
+   * calls in flight finish on it (each bounded by its own timeout), then it closes. Resolves once every new
+   * connection is up or down; the catalog is rebuilt and onCatalogChanged fires.
+   */
+  async reconfigure(configs: ServerConfig[]): Promise<ReloadReport> {
+    const report = planReload(this.#configs, configs);
+    if (this.#closed) return report;
+    const groups = this.#group(configs);
+    const fresh: Link[] = [];
+    for (const [key, link] of this.#links) {
+      if (groups.has(key)) continue;
+      this.#links.delete(key);
+      this.#retire(link);
+    }
+    for (const [key, group] of groups) {
+      const link = this.#links.get(key);
+      if (link) {
+        link.configs = group;
+      } else {
+        const created = newLink(group);
+        this.#links.set(key, created);
+        fresh.push(created);
+      }
+    }
+    this.#configs = configs;
+    this.#rebuild();
+    await Promise.allSettled(fresh.map((link) => this.#connect(link)));
+    return report;
+  }
+
   /** Calls a downstream tool by its qualified name; returns the downstream result as it came. */
   async call(
     qualifiedName: string,
@@ -173,12 +198,15 @@ export class Downstreams implements AsyncDisposable {
       ? config.toolTimeoutsMs[tool.name]
       : undefined;
     const limitMs = Math.min(options.timeoutMs ?? own ?? config.callTimeoutMs, CALL_CEILING_MS);
-    const result = await callDownstream(connection.client, args, {
-      server: config.name,
-      tool: tool.name,
-      limitMs,
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
+    const result = await this.#track(
+      link,
+      callDownstream(connection.client, args, {
+        server: config.name,
+        tool: tool.name,
+        limitMs,
+        ...(options.signal ? { signal: options.signal } : {}),
+      }),
+    );
     link.failures = 0;
     return result;
   }
@@ -186,17 +214,62 @@ export class Downstreams implements AsyncDisposable {
   /** Closes every connection: children exit, builtins run their cleanup. */
   async close(): Promise<void> {
     this.#closed = true;
+    this.#closing.resolve();
     await Promise.allSettled([...this.#links.values()].map(async (link) => {
       link.closing = true;
       await link.connecting?.catch(() => {});
       await link.connection?.close();
       link.connection = undefined;
     }));
+    await Promise.allSettled(this.#retiring);
     await this.#watchdog.close();
   }
 
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
+  }
+
+  /** Enabled entries by endpoint: entries with one endpoint share one link. */
+  #group(configs: ServerConfig[]): Map<string, ServerConfig[]> {
+    const groups = new Map<string, ServerConfig[]>();
+    for (const config of configs) {
+      if (!config.enabled) continue;
+      const key = endpointKey(config);
+      const group = groups.get(key);
+      if (group) {
+        group.push(config);
+        this.#deps.log.info(`MCP server "${config.name}" shares the connection of "${group[0].name}"`);
+      } else {
+        groups.set(key, [config]);
+      }
+    }
+    return groups;
+  }
+
+  async #track<T>(link: Link, call: Promise<T>): Promise<T> {
+    link.inflight.add(call);
+    try {
+      return await call;
+    } finally {
+      link.inflight.delete(call);
+    }
+  }
+
+  /** Closes a link no entry uses any more, once its calls in flight settle (at once when the gateway closes). */
+  #retire(link: Link): void {
+    link.closing = true;
+    const retired = (async () => {
+      await link.connecting?.catch(() => {});
+      while (link.inflight.size && !this.#closed) {
+        await Promise.race([Promise.allSettled(link.inflight), this.#closing.promise]);
+      }
+      const connection = link.connection;
+      link.connection = undefined;
+      if (connection?.pid) this.#watchdog.unwatch(connection.pid);
+      await connection?.close();
+    })().catch((error) => this.#deps.log.error(`Cannot close a retired MCP server connection`, error))
+      .finally(() => this.#retiring.delete(retired));
+    this.#retiring.add(retired);
   }
 
   #linkOf(config: ServerConfig): Link {
@@ -218,7 +291,7 @@ export class Downstreams implements AsyncDisposable {
         stderrLine: (line) => this.#deps.log.info(`[${name}] ${line}`),
         prepare: (client) => this.#watch(client, link),
       });
-      if (this.#closed) {
+      if (this.#closed || link.closing) {
         await connection.close();
         return;
       }
@@ -301,4 +374,16 @@ export class Downstreams implements AsyncDisposable {
     this.#routes = routes;
     for (const listener of this.#listeners) listener();
   }
+}
+
+function newLink(configs: ServerConfig[]): Link {
+  return {
+    configs,
+    state: "connecting",
+    tools: [],
+    failures: 0,
+    retryAt: 0,
+    closing: false,
+    inflight: new Set(),
+  };
 }
