@@ -29,12 +29,16 @@ export function describeTool(tool: CatalogTool): string {
   });
 }
 
-/** `down: db (MCP server "db" timed out after 30000ms); connecting: jira` — empty when all are up. */
-export function healthLine(statuses: readonly ServerStatus[]): string {
+/**
+ * `down: db (MCP server "db" timed out after 30000ms); connecting: jira` — empty when all are up and the
+ * config file is good.
+ */
+export function healthLine(statuses: readonly ServerStatus[], configError?: string): string {
   const down = statuses.filter((status) => status.state === "down")
     .map((status) => `${status.name} (${status.reason ?? "unknown reason"})`);
   const connecting = statuses.filter((status) => status.state === "connecting").map((status) => status.name);
   return [
+    configError ? `config not reloaded, the last good one is in use: ${configError}` : "",
     down.length ? `down: ${down.join(", ")}` : "",
     connecting.length ? `connecting: ${connecting.join(", ")}` : "",
   ].filter(Boolean).join("; ");

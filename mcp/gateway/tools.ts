@@ -11,6 +11,8 @@ import type { CatalogTool, SearchHit, ServerStatus } from "./types.ts";
 export interface Backend {
   catalog(): CatalogTool[];
   status(): ServerStatus[];
+  /** Why the config file on disk is not in use (hot reload keeps the last good one), if it is not. */
+  configError?(): string | undefined;
   call(
     name: string,
     args: Record<string, unknown>,
@@ -81,7 +83,7 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
           ? finder.search(tools, query, { limit: Math.max(1, Math.min(limit ?? DEFAULT_LIMIT, 50)), server })
             .map((hit) => hitLine(hit.tool))
           : selected.split(",").map((name) => name.trim()).filter(Boolean).map((name) => hitLine(find(name)));
-        const health = healthLine(backend.status());
+        const health = healthLine(backend.status(), backend.configError?.());
         const body = lines.length
           ? lines.join("\n")
           : `No tool matches "${query}" among ${tools.length} tools`;
