@@ -27,7 +27,7 @@ export async function boot(
         return downstreams.catalog();
       },
       status: () => downstreams.status(),
-      call: (name, args, { signal }) => downstreams.call(name, args, { signal }),
+      call: (name, args, options) => downstreams.call(name, args, options),
     },
     finder: createFinder(),
     cleanup: () => downstreams.close(),

@@ -8,6 +8,7 @@ import type { McpServerHandle } from "../../lib/mcp/server.ts";
 import { Client, StdioClientTransport, type Tool } from "../../lib/mcp/sdk.ts";
 import { VERSION } from "../../lib/version.ts";
 import { bootBuiltin } from "./builtins.ts";
+import { deliverResponsesInOrder } from "./ordered_delivery.ts";
 import type { ServerConfig } from "./types.ts";
 
 /** An open connection and what the server told us about itself. */
@@ -78,6 +79,7 @@ export async function openConnection(config: ServerConfig, hooks: ConnectHooks):
       pipeLines(transport, hooks.stderrLine);
       await client.connect(transport);
     }
+    if (client.transport) deliverResponsesInOrder(client.transport);
     const tools = await listAllTools(client);
     return { client, pid: transport?.pid ?? undefined, instructions: client.getInstructions(), tools, close };
   };

@@ -12,6 +12,7 @@
  */
 import { log as defaultLog } from "../../lib/log.ts";
 import { ToolError } from "../../lib/mcp/errors.ts";
+import type { ProgressUpdate } from "../../lib/mcp/tool.ts";
 import {
   type CallToolResult,
   type Client,
@@ -37,6 +38,8 @@ export interface DownstreamDeps {
   now?: () => number;
   log?: { info(message: string): void; error(message: string, detail?: unknown): void };
   retry?: RetryOptions;
+  /** The hard ceiling on one call, progress or not (default {@link CALL_CEILING_MS}). */
+  callCeilingMs?: number;
 }
 
 /** Per-call options. */
@@ -44,6 +47,8 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Overrides the entry's callTimeoutMs (still capped by {@link CALL_CEILING_MS}). */
   timeoutMs?: number;
+  /** Requests downstream progress and receives each notification, in order, before the result. */
+  onProgress?: (update: ProgressUpdate) => void;
 }
 
 /** One connection, shared by every config entry with the same endpoint. */
@@ -84,6 +89,7 @@ export class Downstreams implements AsyncDisposable {
       now: () => Date.now(),
       log: defaultLog,
       retry: DEFAULT_RETRY,
+      callCeilingMs: CALL_CEILING_MS,
       ...deps,
     };
     for (const config of configs) {
@@ -172,12 +178,13 @@ export class Downstreams implements AsyncDisposable {
     const own = config.toolTimeoutsMs && Object.hasOwn(config.toolTimeoutsMs, tool.name)
       ? config.toolTimeoutsMs[tool.name]
       : undefined;
-    const limitMs = Math.min(options.timeoutMs ?? own ?? config.callTimeoutMs, CALL_CEILING_MS);
     const result = await callDownstream(connection.client, args, {
       server: config.name,
       tool: tool.name,
-      limitMs,
+      limitMs: options.timeoutMs ?? own ?? config.callTimeoutMs,
+      ceilingMs: this.#deps.callCeilingMs,
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     });
     link.failures = 0;
     return result;

@@ -1,0 +1,63 @@
+/**
+ * A small SDK server for the gateway's forwarding tests, over stdio:
+ * `progress` (`count` progress notifications `every_ms` apart, then "done"; stops when cancelled) and
+ * `cancellations` (how many `progress` calls started and how many were cancelled).
+ * @module
+ */
+import { LineTransport } from "../../../../lib/mcp/line_transport.ts";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ListToolsRequestSchema,
+  Server,
+  type Tool,
+} from "../../../../lib/mcp/sdk.ts";
+
+const empty = { type: "object" as const, properties: {} };
+const tools: Tool[] = [
+  {
+    name: "progress",
+    description: "Report progress count times, every_ms apart, then return",
+    inputSchema: { type: "object", properties: { count: { type: "number" }, every_ms: { type: "number" } } },
+  },
+  {
+    name: "cancellations",
+    description: "Count the progress calls started and cancelled",
+    inputSchema: empty,
+  },
+];
+let started = 0;
+let cancelled = 0;
+
+const server = new Server({ name: "chatty", version: "0.0.0" }, { capabilities: { tools: {} } });
+const text = (value: unknown): CallToolResult => ({ content: [{ type: "text", text: String(value) }] });
+server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  const args = (request.params.arguments ?? {}) as Record<string, number | undefined>;
+  switch (request.params.name) {
+    case "progress": {
+      const { count = 3, every_ms: everyMs = 0 } = args;
+      const token = request.params._meta?.progressToken;
+      started++;
+      for (let step = 1; step <= count; step++) {
+        if (everyMs) await new Promise((resolve) => setTimeout(resolve, everyMs));
+        if (extra.signal.aborted) {
+          cancelled++;
+          return text("cancelled");
+        }
+        if (token === undefined) continue;
+        await extra.sendNotification({
+          method: "notifications/progress",
+          params: { progressToken: token, progress: step, total: count, message: `step ${step}` },
+        });
+      }
+      return text("done");
+    }
+    case "cancellations":
+      return text(`${started} started, ${cancelled} cancelled`);
+  }
+  throw new Error(`Unknown tool "${request.params.name}"`);
+});
+const transport = new LineTransport(Deno.stdin.readable, Deno.stdout.writable);
+transport.onclose = () => Deno.exit(0);
+await server.connect(transport);

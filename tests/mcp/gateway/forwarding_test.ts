@@ -1,0 +1,88 @@
+import assert from "node:assert/strict";
+import { connect, textOf } from "../../_support/connect.ts";
+import { waitFor } from "../../_support/poll.ts";
+import { Downstreams } from "../../../mcp/gateway/downstream.ts";
+import { createFinder } from "../../../mcp/gateway/finder.ts";
+import { createServer } from "../../../mcp/gateway/server.ts";
+import type { CallToolResult } from "../../../lib/mcp/sdk.ts";
+import type { ServerConfig } from "../../../mcp/gateway/types.ts";
+import { scriptServer } from "./_config.ts";
+
+/** The gateway over real downstream servers, with a real SDK client upstream. */
+async function gateway(configs: ServerConfig[], options: { callCeilingMs?: number } = {}) {
+  const downstreams = new Downstreams(configs, { log: { info() {}, error() {} }, ...options });
+  await downstreams.start();
+  return connect(createServer({
+    backend: {
+      catalog: () => downstreams.catalog(),
+      status: () => downstreams.status(),
+      call: (name, args, options) => downstreams.call(name, args, options),
+    },
+    finder: createFinder(),
+    cleanup: () => downstreams.close(),
+  }));
+}
+
+interface Seen {
+  progress?: number;
+  total?: number;
+  message?: string;
+}
+
+Deno.test("forwarding: downstream progress reaches the upstream client, all of it, in order, before the result", async () => {
+  await using upstream = await gateway([scriptServer("chatty", "chatty.ts")]);
+  const seen: Seen[] = [];
+  const result = await upstream.client.callTool(
+    { name: "gateway_call", arguments: { name: "chatty__progress", arguments: { count: 20 } } },
+    undefined,
+    { onprogress: (update) => seen.push(update) },
+  ) as CallToolResult;
+  const beforeResult = seen.length;
+  assert.equal(textOf(result), "done");
+  assert.deepEqual(
+    seen,
+    Array.from({ length: 20 }, (_, i) => ({ progress: i + 1, total: 20, message: `step ${i + 1}` })),
+  );
+  assert.equal(beforeResult, 20, "every progress notification arrived before the result");
+});
+
+Deno.test("forwarding: without a progress token upstream the call still succeeds", async () => {
+  await using upstream = await gateway([scriptServer("chatty", "chatty.ts")]);
+  const result = await upstream.call("gateway_call", { name: "chatty__progress", arguments: { count: 3 } });
+  assert.equal(textOf(result), "done");
+});
+
+Deno.test("forwarding: progress keeps a call alive past its timeout; the hard ceiling still ends it", async () => {
+  await using upstream = await gateway(
+    [scriptServer("chatty", "chatty.ts", { callTimeoutMs: 400 })],
+    { callCeilingMs: 2_500 },
+  );
+  const call = (count: number) =>
+    upstream.client.callTool(
+      { name: "gateway_call", arguments: { name: "chatty__progress", arguments: { count, every_ms: 100 } } },
+      undefined,
+      { onprogress: () => {}, timeout: 60_000 },
+    ) as Promise<CallToolResult>;
+  // 10 steps of 100 ms: well past the 400 ms limit, but never 400 ms without progress.
+  const alive = await call(10);
+  assert.equal(textOf(alive), "done");
+  const capped = await call(1_000);
+  assert.equal(capped.isError, true);
+  assert.match(textOf(capped), /^Error \[timeout\].*"progress".*2500ms ceiling/s);
+  await waitFor(
+    "the cancellation to reach the server",
+    async () =>
+      textOf(await upstream.call("gateway_call", { name: "chatty__cancellations" })) ===
+        "2 started, 1 cancelled",
+  );
+});
+
+Deno.test("forwarding: without progress the call's timeout holds", async () => {
+  await using upstream = await gateway([scriptServer("chatty", "chatty.ts", { callTimeoutMs: 300 })]);
+  const result = await upstream.call("gateway_call", {
+    name: "chatty__progress",
+    arguments: { count: 3, every_ms: 1_000 },
+  });
+  assert.equal(result.isError, true);
+  assert.match(textOf(result), /^Error \[timeout\].*300ms/s);
+});
