@@ -86,3 +86,24 @@ Deno.test("forwarding: without progress the call's timeout holds", async () => {
   assert.equal(result.isError, true);
   assert.match(textOf(result), /^Error \[timeout\].*300ms/s);
 });
+
+Deno.test("forwarding: an upstream abort of gateway_call sends notifications/cancelled downstream", async () => {
+  await using upstream = await gateway([scriptServer("chatty", "chatty.ts")]);
+  const count = async () => textOf(await upstream.call("gateway_call", { name: "chatty__cancellations" }));
+  const controller = new AbortController();
+  const call = upstream.client.callTool(
+    {
+      name: "gateway_call",
+      arguments: { name: "chatty__progress", arguments: { count: 10_000, every_ms: 50 } },
+    },
+    undefined,
+    { signal: controller.signal },
+  );
+  await waitFor("the downstream call to start", async () => await count() === "1 started, 0 cancelled");
+  controller.abort(new Error("user pressed stop"));
+  await assert.rejects(call, /user pressed stop/);
+  await waitFor(
+    "the cancellation to reach the server",
+    async () => await count() === "1 started, 1 cancelled",
+  );
+});
