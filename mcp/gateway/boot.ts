@@ -19,7 +19,7 @@ export async function boot(
   let timer: ReturnType<typeof setTimeout> | undefined;
   await Promise.race([started, new Promise((resolve) => timer = setTimeout(resolve, INSTRUCTIONS_WAIT_MS))]);
   clearTimeout(timer);
-  return createServer({
+  const handle = createServer({
     backend: {
       catalog: () => {
         // A server that was never up has no tool to call: a search is what brings it back.
@@ -32,6 +32,13 @@ export async function boot(
     finder: createFinder(),
     cleanup: () => downstreams.close(),
   });
+  relayLogs(downstreams, handle);
+  return handle;
+}
+
+/** Sends each downstream log message upstream (the SDK drops those below the client's logging/setLevel). */
+export function relayLogs(downstreams: Downstreams, handle: McpServerHandle): void {
+  downstreams.onLog((message) => handle.server.sendLoggingMessage(message).catch(() => {}));
 }
 
 /** `--config file` or `--config=file`. */

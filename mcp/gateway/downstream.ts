@@ -16,6 +16,8 @@ import type { ProgressUpdate } from "../../lib/mcp/tool.ts";
 import {
   type CallToolResult,
   type Client,
+  type LoggingMessageNotification,
+  LoggingMessageNotificationSchema,
   type Tool,
   ToolListChangedNotificationSchema,
 } from "../../lib/mcp/sdk.ts";
@@ -51,6 +53,9 @@ export interface CallOptions {
   onProgress?: (update: ProgressUpdate) => void;
 }
 
+/** A downstream log message, its logger prefixed by the server's name (`server` or `server/logger`). */
+export type LogMessage = LoggingMessageNotification["params"];
+
 /** One connection, shared by every config entry with the same endpoint. */
 interface Link {
   configs: ServerConfig[];
@@ -72,6 +77,7 @@ export class Downstreams implements AsyncDisposable {
   readonly #links = new Map<string, Link>();
   readonly #deps: Required<DownstreamDeps>;
   readonly #listeners = new Set<() => void>();
+  readonly #logListeners = new Set<(message: LogMessage) => void>();
   /** In every stdio child's environment (and so its children's): how the watchdog finds them. */
   readonly #marker = `${MARKER_NAME}=${Deno.pid}-${crypto.randomUUID().slice(0, 8)}`;
   readonly #watchdog = new GroupWatchdog({
@@ -158,6 +164,12 @@ export class Downstreams implements AsyncDisposable {
   onCatalogChanged(cb: () => void): () => void {
     this.#listeners.add(cb);
     return () => this.#listeners.delete(cb);
+  }
+
+  /** Calls `cb` with each log message a downstream server sends (notifications/message). */
+  onLog(cb: (message: LogMessage) => void): () => void {
+    this.#logListeners.add(cb);
+    return () => this.#logListeners.delete(cb);
   }
 
   /** Calls a downstream tool by its qualified name; returns the downstream result as it came. */
@@ -253,6 +265,12 @@ export class Downstreams implements AsyncDisposable {
       } catch (error) {
         this.#deps.log.error(`Cannot re-list the tools of MCP server "${link.configs[0].name}"`, error);
       }
+    });
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+      const server = link.configs[0].name;
+      const { logger } = notification.params;
+      const message = { ...notification.params, logger: logger ? `${server}/${logger}` : server };
+      for (const listener of this.#logListeners) listener(message);
     });
     client.onclose = () => {
       if (link.closing || link.connection?.client !== client) return;

@@ -4,7 +4,12 @@ import { waitFor } from "../../_support/poll.ts";
 import { Downstreams } from "../../../mcp/gateway/downstream.ts";
 import { createFinder } from "../../../mcp/gateway/finder.ts";
 import { createServer } from "../../../mcp/gateway/server.ts";
-import type { CallToolResult } from "../../../lib/mcp/sdk.ts";
+import { relayLogs } from "../../../mcp/gateway/boot.ts";
+import {
+  type CallToolResult,
+  type LoggingMessageNotification,
+  LoggingMessageNotificationSchema,
+} from "../../../lib/mcp/sdk.ts";
 import type { ServerConfig } from "../../../mcp/gateway/types.ts";
 import { scriptServer } from "./_config.ts";
 
@@ -12,7 +17,7 @@ import { scriptServer } from "./_config.ts";
 async function gateway(configs: ServerConfig[], options: { callCeilingMs?: number } = {}) {
   const downstreams = new Downstreams(configs, { log: { info() {}, error() {} }, ...options });
   await downstreams.start();
-  return connect(createServer({
+  const handle = createServer({
     backend: {
       catalog: () => downstreams.catalog(),
       status: () => downstreams.status(),
@@ -20,7 +25,9 @@ async function gateway(configs: ServerConfig[], options: { callCeilingMs?: numbe
     },
     finder: createFinder(),
     cleanup: () => downstreams.close(),
-  }));
+  });
+  relayLogs(downstreams, handle);
+  return connect(handle);
 }
 
 interface Seen {
@@ -106,4 +113,32 @@ Deno.test("forwarding: an upstream abort of gateway_call sends notifications/can
     "the cancellation to reach the server",
     async () => await count() === "1 started, 1 cancelled",
   );
+});
+
+Deno.test("forwarding: downstream log messages reach the upstream client, the logger prefixed by the server", async () => {
+  await using upstream = await gateway([scriptServer("chatty", "chatty.ts")]);
+  assert.deepEqual(upstream.client.getServerCapabilities()?.logging, {});
+  const seen: LoggingMessageNotification["params"][] = [];
+  upstream.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void seen.push(n.params));
+  assert.equal(textOf(await upstream.call("gateway_call", { name: "chatty__log" })), "logged");
+  await waitFor("three log messages", () => seen.length === 3);
+  assert.deepEqual(seen, [
+    { level: "info", logger: "chatty/db", data: "connected" },
+    { level: "debug", logger: "chatty", data: "details" },
+    { level: "error", logger: "chatty/db", data: { code: 7 } },
+  ]);
+});
+
+Deno.test("forwarding: the upstream client's logging/setLevel filters relayed log messages", async () => {
+  await using upstream = await gateway([scriptServer("chatty", "chatty.ts")]);
+  await upstream.client.setLoggingLevel("error");
+  const seen: string[] = [];
+  upstream.client.setNotificationHandler(
+    LoggingMessageNotificationSchema,
+    (n) => void seen.push(n.params.level),
+  );
+  await upstream.call("gateway_call", { name: "chatty__log" });
+  // The error is sent last: once it is here, the others would have been too.
+  await waitFor("the error message", () => seen.includes("error"));
+  assert.deepEqual(seen, ["error"]);
 });

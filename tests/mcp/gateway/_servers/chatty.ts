@@ -1,6 +1,7 @@
 /**
  * A small SDK server for the gateway's forwarding tests, over stdio:
- * `progress` (`count` progress notifications `every_ms` apart, then "done"; stops when cancelled) and
+ * `progress` (`count` progress notifications `every_ms` apart, then "done"; stops when cancelled), `log`
+ * (three log messages: info from logger "db", debug without a logger, error from "db") and
  * `cancellations` (how many `progress` calls started and how many were cancelled).
  * @module
  */
@@ -20,6 +21,7 @@ const tools: Tool[] = [
     description: "Report progress count times, every_ms apart, then return",
     inputSchema: { type: "object", properties: { count: { type: "number" }, every_ms: { type: "number" } } },
   },
+  { name: "log", description: "Send three log messages", inputSchema: empty },
   {
     name: "cancellations",
     description: "Count the progress calls started and cancelled",
@@ -29,7 +31,7 @@ const tools: Tool[] = [
 let started = 0;
 let cancelled = 0;
 
-const server = new Server({ name: "chatty", version: "0.0.0" }, { capabilities: { tools: {} } });
+const server = new Server({ name: "chatty", version: "0.0.0" }, { capabilities: { tools: {}, logging: {} } });
 const text = (value: unknown): CallToolResult => ({ content: [{ type: "text", text: String(value) }] });
 server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
 server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
@@ -53,6 +55,11 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       }
       return text("done");
     }
+    case "log":
+      await server.sendLoggingMessage({ level: "info", logger: "db", data: "connected" });
+      await server.sendLoggingMessage({ level: "debug", data: "details" });
+      await server.sendLoggingMessage({ level: "error", logger: "db", data: { code: 7 } });
+      return text("logged");
     case "cancellations":
       return text(`${started} started, ${cancelled} cancelled`);
   }
