@@ -4,6 +4,8 @@ import { loadConfig } from "./config.ts";
 import { Downstreams } from "./downstream.ts";
 import { createFinder } from "./finder.ts";
 import { createServer } from "./server.ts";
+import { relayUpstream } from "./relay.ts";
+import { Workspace } from "../../lib/workspace/workspace.ts";
 
 /** How long start-up waits for downstream servers before answering: the instructions name what is up by then. */
 const INSTRUCTIONS_WAIT_MS = 3_000;
@@ -32,13 +34,8 @@ export async function boot(
     finder: createFinder(),
     cleanup: () => downstreams.close(),
   });
-  relayLogs(downstreams, handle);
+  relayUpstream(downstreams, handle, Workspace.fromEnv().roots);
   return handle;
-}
-
-/** Sends each downstream log message upstream (the SDK drops those below the client's logging/setLevel). */
-export function relayLogs(downstreams: Downstreams, handle: McpServerHandle): void {
-  downstreams.onLog((message) => handle.server.sendLoggingMessage(message).catch(() => {}));
 }
 
 /** `--config file` or `--config=file`. */

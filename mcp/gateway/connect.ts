@@ -44,7 +44,10 @@ export function connectTimeoutReason(name: string, ms: number): string {
 
 /** Connects to `config`'s server and lists its tools, or throws (the timeout with its exact reason). */
 export async function openConnection(config: ServerConfig, hooks: ConnectHooks): Promise<Connection> {
-  const client = new Client({ name: "continue-gateway", version: VERSION }, { capabilities: {} });
+  // Roots always: a downstream roots/list is answered from the upstream client's roots, else the workspace.
+  const client = new Client({ name: "continue-gateway", version: VERSION }, {
+    capabilities: { roots: { listChanged: true } },
+  });
   hooks.prepare(client);
   let builtin: McpServerHandle | undefined;
   let transport: StdioClientTransport | undefined;

@@ -16,8 +16,10 @@ import type { ProgressUpdate } from "../../lib/mcp/tool.ts";
 import {
   type CallToolResult,
   type Client,
+  ListRootsRequestSchema,
   type LoggingMessageNotification,
   LoggingMessageNotificationSchema,
+  type Root,
   type Tool,
   ToolListChangedNotificationSchema,
 } from "../../lib/mcp/sdk.ts";
@@ -78,6 +80,7 @@ export class Downstreams implements AsyncDisposable {
   readonly #deps: Required<DownstreamDeps>;
   readonly #listeners = new Set<() => void>();
   readonly #logListeners = new Set<(message: LogMessage) => void>();
+  #roots: () => Promise<Root[]> = () => Promise.resolve([]);
   /** In every stdio child's environment (and so its children's): how the watchdog finds them. */
   readonly #marker = `${MARKER_NAME}=${Deno.pid}-${crypto.randomUUID().slice(0, 8)}`;
   readonly #watchdog = new GroupWatchdog({
@@ -95,8 +98,8 @@ export class Downstreams implements AsyncDisposable {
       now: () => Date.now(),
       log: defaultLog,
       retry: DEFAULT_RETRY,
-      callCeilingMs: CALL_CEILING_MS,
       ...deps,
+      callCeilingMs: deps.callCeilingMs ?? CALL_CEILING_MS,
     };
     for (const config of configs) {
       if (!config.enabled) continue;
@@ -170,6 +173,18 @@ export class Downstreams implements AsyncDisposable {
   onLog(cb: (message: LogMessage) => void): () => void {
     this.#logListeners.add(cb);
     return () => this.#logListeners.delete(cb);
+  }
+
+  /** Answers every downstream roots/list with `provider` (the gateway's upstream roots or workspace). */
+  answerRoots(provider: () => Promise<Root[]>): void {
+    this.#roots = provider;
+  }
+
+  /** Tells every connected downstream server that the roots changed (notifications/roots/list_changed). */
+  async rootsChanged(): Promise<void> {
+    await Promise.allSettled(
+      [...this.#links.values()].map((link) => link.connection?.client.sendRootsListChanged()),
+    );
   }
 
   /** Calls a downstream tool by its qualified name; returns the downstream result as it came. */
@@ -266,6 +281,7 @@ export class Downstreams implements AsyncDisposable {
         this.#deps.log.error(`Cannot re-list the tools of MCP server "${link.configs[0].name}"`, error);
       }
     });
+    client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: await this.#roots() }));
     client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
       const server = link.configs[0].name;
       const { logger } = notification.params;

@@ -4,7 +4,7 @@ import { waitFor } from "../../_support/poll.ts";
 import { Downstreams } from "../../../mcp/gateway/downstream.ts";
 import { createFinder } from "../../../mcp/gateway/finder.ts";
 import { createServer } from "../../../mcp/gateway/server.ts";
-import { relayLogs } from "../../../mcp/gateway/boot.ts";
+import { relayUpstream } from "../../../mcp/gateway/relay.ts";
 import {
   type CallToolResult,
   type LoggingMessageNotification,
@@ -12,10 +12,17 @@ import {
 } from "../../../lib/mcp/sdk.ts";
 import type { ServerConfig } from "../../../mcp/gateway/types.ts";
 import { scriptServer } from "./_config.ts";
+import { os } from "../../../lib/platform/mod.ts";
 
 /** The gateway over real downstream servers, with a real SDK client upstream. */
-async function gateway(configs: ServerConfig[], options: { callCeilingMs?: number } = {}) {
-  const downstreams = new Downstreams(configs, { log: { info() {}, error() {} }, ...options });
+async function gateway(
+  configs: ServerConfig[],
+  options: { callCeilingMs?: number; workspaceRoots?: string[]; roots?: string[] } = {},
+) {
+  const downstreams = new Downstreams(configs, {
+    log: { info() {}, error() {} },
+    callCeilingMs: options.callCeilingMs,
+  });
   await downstreams.start();
   const handle = createServer({
     backend: {
@@ -26,8 +33,8 @@ async function gateway(configs: ServerConfig[], options: { callCeilingMs?: numbe
     finder: createFinder(),
     cleanup: () => downstreams.close(),
   });
-  relayLogs(downstreams, handle);
-  return connect(handle);
+  relayUpstream(downstreams, handle, options.workspaceRoots ?? []);
+  return connect(handle, options.roots ? { roots: options.roots } : {});
 }
 
 interface Seen {
@@ -141,4 +148,30 @@ Deno.test("forwarding: the upstream client's logging/setLevel filters relayed lo
   // The error is sent last: once it is here, the others would have been too.
   await waitFor("the error message", () => seen.includes("error"));
   assert.deepEqual(seen, ["error"]);
+});
+
+Deno.test("forwarding: a downstream roots/list gets the upstream client's roots; list_changed propagates", async () => {
+  const roots = ["file:///work/one", "file:///work/two"];
+  await using upstream = await gateway([scriptServer("chatty", "chatty.ts")], {
+    roots,
+    workspaceRoots: ["/elsewhere"],
+  });
+  const changes = async () => textOf(await upstream.call("gateway_call", { name: "chatty__roots_changes" }));
+  assert.equal(textOf(await upstream.call("gateway_call", { name: "chatty__roots" })), roots.join("\n"));
+  // The client's roots replace the workspace at initialize: downstream servers hear of it once.
+  await waitFor("the change at initialize", async () => await changes() === "1");
+  await upstream.client.sendRootsListChanged();
+  await waitFor("the upstream change to reach the server", async () => await changes() === "2");
+});
+
+Deno.test("forwarding: without upstream roots a downstream roots/list gets the gateway's workspace", async () => {
+  const workspace = os === "windows" ? "C:\\work\\ws" : "/work/ws";
+  await using upstream = await gateway([scriptServer("chatty", "chatty.ts")], {
+    workspaceRoots: [workspace],
+  });
+  assert.equal(
+    textOf(await upstream.call("gateway_call", { name: "chatty__roots" })),
+    os === "windows" ? "file:///C:/work/ws" : "file:///work/ws",
+  );
+  assert.equal(textOf(await upstream.call("gateway_call", { name: "chatty__roots_changes" })), "0");
 });

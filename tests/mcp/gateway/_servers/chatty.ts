@@ -1,7 +1,9 @@
 /**
  * A small SDK server for the gateway's forwarding tests, over stdio:
  * `progress` (`count` progress notifications `every_ms` apart, then "done"; stops when cancelled), `log`
- * (three log messages: info from logger "db", debug without a logger, error from "db") and
+ * (three log messages: info from logger "db", debug without a logger, error from "db"), `roots` (asks the
+ * client for roots/list and returns the URIs, one a line), `roots_changes` (how many
+ * notifications/roots/list_changed arrived) and
  * `cancellations` (how many `progress` calls started and how many were cancelled).
  * @module
  */
@@ -10,6 +12,7 @@ import {
   CallToolRequestSchema,
   type CallToolResult,
   ListToolsRequestSchema,
+  RootsListChangedNotificationSchema,
   Server,
   type Tool,
 } from "../../../../lib/mcp/sdk.ts";
@@ -22,6 +25,8 @@ const tools: Tool[] = [
     inputSchema: { type: "object", properties: { count: { type: "number" }, every_ms: { type: "number" } } },
   },
   { name: "log", description: "Send three log messages", inputSchema: empty },
+  { name: "roots", description: "Ask the client for its roots", inputSchema: empty },
+  { name: "roots_changes", description: "Count roots/list_changed notifications", inputSchema: empty },
   {
     name: "cancellations",
     description: "Count the progress calls started and cancelled",
@@ -30,10 +35,12 @@ const tools: Tool[] = [
 ];
 let started = 0;
 let cancelled = 0;
+let rootsChanges = 0;
 
 const server = new Server({ name: "chatty", version: "0.0.0" }, { capabilities: { tools: {}, logging: {} } });
 const text = (value: unknown): CallToolResult => ({ content: [{ type: "text", text: String(value) }] });
 server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+server.setNotificationHandler(RootsListChangedNotificationSchema, () => void rootsChanges++);
 server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
   const args = (request.params.arguments ?? {}) as Record<string, number | undefined>;
   switch (request.params.name) {
@@ -60,6 +67,10 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       await server.sendLoggingMessage({ level: "debug", data: "details" });
       await server.sendLoggingMessage({ level: "error", logger: "db", data: { code: 7 } });
       return text("logged");
+    case "roots":
+      return text((await server.listRoots()).roots.map((root) => root.uri).join("\n"));
+    case "roots_changes":
+      return text(rootsChanges);
     case "cancellations":
       return text(`${started} started, ${cancelled} cancelled`);
   }
