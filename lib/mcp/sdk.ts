@@ -16,6 +16,8 @@ export { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 export {
   CallToolRequestSchema,
   CallToolResultSchema,
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
   ErrorCode,
   JSONRPCMessageSchema,
   ListRootsRequestSchema,
@@ -29,6 +31,10 @@ export {
 export type {
   CallToolResult,
   ClientCapabilities,
+  CreateMessageRequest,
+  CreateMessageResult,
+  ElicitRequest,
+  ElicitResult,
   Implementation,
   JSONRPCMessage,
   LoggingMessageNotification,

@@ -44,9 +44,10 @@ export function connectTimeoutReason(name: string, ms: number): string {
 
 /** Connects to `config`'s server and lists its tools, or throws (the timeout with its exact reason). */
 export async function openConnection(config: ServerConfig, hooks: ConnectHooks): Promise<Connection> {
-  // Roots always: a downstream roots/list is answered from the upstream client's roots, else the workspace.
+  // Declared always, since we connect before the upstream client's initialize: roots/list is answered from
+  // the workspace, and elicitation and sampling are declined, when the upstream client lacks them.
   const client = new Client({ name: "continue-gateway", version: VERSION }, {
-    capabilities: { roots: { listChanged: true } },
+    capabilities: { roots: { listChanged: true }, elicitation: {}, sampling: {} },
   });
   hooks.prepare(client);
   let builtin: McpServerHandle | undefined;

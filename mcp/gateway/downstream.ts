@@ -16,6 +16,12 @@ import type { ProgressUpdate } from "../../lib/mcp/tool.ts";
 import {
   type CallToolResult,
   type Client,
+  type CreateMessageRequest,
+  CreateMessageRequestSchema,
+  type CreateMessageResult,
+  type ElicitRequest,
+  ElicitRequestSchema,
+  type ElicitResult,
   ListRootsRequestSchema,
   type LoggingMessageNotification,
   LoggingMessageNotificationSchema,
@@ -58,6 +64,16 @@ export interface CallOptions {
 /** A downstream log message, its logger prefixed by the server's name (`server` or `server/logger`). */
 export type LogMessage = LoggingMessageNotification["params"];
 
+/** Answers a downstream server's requests to the client: the gateway forwards them upstream. */
+export interface UpstreamAsker {
+  elicit(server: string, params: ElicitRequest["params"], signal: AbortSignal): Promise<ElicitResult>;
+  sample(
+    server: string,
+    params: CreateMessageRequest["params"],
+    signal: AbortSignal,
+  ): Promise<CreateMessageResult>;
+}
+
 /** One connection, shared by every config entry with the same endpoint. */
 interface Link {
   configs: ServerConfig[];
@@ -81,6 +97,10 @@ export class Downstreams implements AsyncDisposable {
   readonly #listeners = new Set<() => void>();
   readonly #logListeners = new Set<(message: LogMessage) => void>();
   #roots: () => Promise<Root[]> = () => Promise.resolve([]);
+  #asker: UpstreamAsker = {
+    elicit: () => Promise.resolve({ action: "decline" }),
+    sample: (server) => Promise.reject(new Error(`Cannot sample for MCP server "${server}": no client`)),
+  };
   /** In every stdio child's environment (and so its children's): how the watchdog finds them. */
   readonly #marker = `${MARKER_NAME}=${Deno.pid}-${crypto.randomUUID().slice(0, 8)}`;
   readonly #watchdog = new GroupWatchdog({
@@ -178,6 +198,11 @@ export class Downstreams implements AsyncDisposable {
   /** Answers every downstream roots/list with `provider` (the gateway's upstream roots or workspace). */
   answerRoots(provider: () => Promise<Root[]>): void {
     this.#roots = provider;
+  }
+
+  /** Answers every downstream elicitation/create and sampling/createMessage with `asker`. */
+  answerRequests(asker: UpstreamAsker): void {
+    this.#asker = asker;
   }
 
   /** Tells every connected downstream server that the roots changed (notifications/roots/list_changed). */
@@ -282,6 +307,15 @@ export class Downstreams implements AsyncDisposable {
       }
     });
     client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: await this.#roots() }));
+    const server = () => link.configs[0].name;
+    client.setRequestHandler(
+      ElicitRequestSchema,
+      (request, extra) => this.#asker.elicit(server(), request.params, extra.signal),
+    );
+    client.setRequestHandler(
+      CreateMessageRequestSchema,
+      (request, extra) => this.#asker.sample(server(), request.params, extra.signal),
+    );
     client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
       const server = link.configs[0].name;
       const { logger } = notification.params;

@@ -5,8 +5,13 @@ import { Downstreams } from "../../../mcp/gateway/downstream.ts";
 import { createFinder } from "../../../mcp/gateway/finder.ts";
 import { createServer } from "../../../mcp/gateway/server.ts";
 import { relayUpstream } from "../../../mcp/gateway/relay.ts";
+import type { McpServerHandle } from "../../../lib/mcp/server.ts";
 import {
   type CallToolResult,
+  Client,
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  InMemoryTransport,
   type LoggingMessageNotification,
   LoggingMessageNotificationSchema,
 } from "../../../lib/mcp/sdk.ts";
@@ -15,10 +20,22 @@ import { scriptServer } from "./_config.ts";
 import { os } from "../../../lib/platform/mod.ts";
 
 /** The gateway over real downstream servers, with a real SDK client upstream. */
-async function gateway(
+function gateway(
   configs: ServerConfig[],
   options: { callCeilingMs?: number; workspaceRoots?: string[]; roots?: string[] } = {},
 ) {
+  return gatewayWith(
+    configs,
+    options,
+    (handle) => connect(handle, options.roots ? { roots: options.roots } : {}),
+  );
+}
+
+async function gatewayWith<T>(
+  configs: ServerConfig[],
+  options: { callCeilingMs?: number; workspaceRoots?: string[] },
+  link: (handle: McpServerHandle) => Promise<T>,
+): Promise<T> {
   const downstreams = new Downstreams(configs, {
     log: { info() {}, error() {} },
     callCeilingMs: options.callCeilingMs,
@@ -34,7 +51,7 @@ async function gateway(
     cleanup: () => downstreams.close(),
   });
   relayUpstream(downstreams, handle, options.workspaceRoots ?? []);
-  return connect(handle, options.roots ? { roots: options.roots } : {});
+  return link(handle);
 }
 
 interface Seen {
@@ -174,4 +191,62 @@ Deno.test("forwarding: without upstream roots a downstream roots/list gets the g
     os === "windows" ? "file:///C:/work/ws" : "file:///work/ws",
   );
   assert.equal(textOf(await upstream.call("gateway_call", { name: "chatty__roots_changes" })), "0");
+});
+
+/** An upstream client that declares elicitation and sampling and answers both. */
+async function askingClient(handle: McpServerHandle) {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const client = new Client({ name: "asking", version: "0.0.0" }, {
+    capabilities: { elicitation: {}, sampling: {} },
+  });
+  const questions: string[] = [];
+  client.setRequestHandler(ElicitRequestSchema, (request) => {
+    questions.push(request.params.message);
+    return { action: "accept", content: { sure: true } };
+  });
+  client.setRequestHandler(CreateMessageRequestSchema, () => ({
+    role: "assistant",
+    content: { type: "text", text: "hi from upstream" },
+    model: "test-model",
+  }));
+  await handle.server.connect(serverSide);
+  await client.connect(clientSide);
+  const call = async (name: string) =>
+    textOf(await client.callTool({ name: "gateway_call", arguments: { name } }) as CallToolResult);
+  return {
+    call,
+    questions,
+    async [Symbol.asyncDispose]() {
+      await client.close();
+      await handle.close();
+    },
+  };
+}
+
+Deno.test("forwarding: a downstream elicitation reaches an upstream client that supports it; its answer returns", async () => {
+  await using upstream = await gatewayWith([scriptServer("chatty", "chatty.ts")], {}, askingClient);
+  assert.deepEqual(JSON.parse(await upstream.call("chatty__ask")), {
+    action: "accept",
+    content: { sure: true },
+  });
+  assert.deepEqual(upstream.questions, ["Drop the table?"]);
+});
+
+Deno.test("forwarding: a downstream elicitation is declined when the upstream client lacks elicitation", async () => {
+  await using upstream = await gateway([scriptServer("chatty", "chatty.ts")]);
+  const answer = textOf(await upstream.call("gateway_call", { name: "chatty__ask" }));
+  assert.deepEqual(JSON.parse(answer), { action: "decline" });
+});
+
+Deno.test("forwarding: a downstream sampling request reaches an upstream client that supports it", async () => {
+  await using upstream = await gatewayWith([scriptServer("chatty", "chatty.ts")], {}, askingClient);
+  assert.equal(await upstream.call("chatty__sample"), "hi from upstream");
+});
+
+Deno.test("forwarding: a downstream sampling request is refused with the reason when the upstream client lacks sampling", async () => {
+  await using upstream = await gateway([scriptServer("chatty", "chatty.ts")]);
+  assert.match(
+    textOf(await upstream.call("gateway_call", { name: "chatty__sample" })),
+    /^error: .*Cannot sample for MCP server "chatty": the gateway's client does not support sampling/,
+  );
 });

@@ -3,7 +3,8 @@
  * `progress` (`count` progress notifications `every_ms` apart, then "done"; stops when cancelled), `log`
  * (three log messages: info from logger "db", debug without a logger, error from "db"), `roots` (asks the
  * client for roots/list and returns the URIs, one a line), `roots_changes` (how many
- * notifications/roots/list_changed arrived) and
+ * notifications/roots/list_changed arrived), `ask` (an elicitation; returns the client's answer as JSON or the
+ * error), `sample` (a sampling request; returns the reply's text or the error) and
  * `cancellations` (how many `progress` calls started and how many were cancelled).
  * @module
  */
@@ -25,6 +26,8 @@ const tools: Tool[] = [
     inputSchema: { type: "object", properties: { count: { type: "number" }, every_ms: { type: "number" } } },
   },
   { name: "log", description: "Send three log messages", inputSchema: empty },
+  { name: "ask", description: "Ask the user to confirm", inputSchema: empty },
+  { name: "sample", description: "Ask the client's model", inputSchema: empty },
   { name: "roots", description: "Ask the client for its roots", inputSchema: empty },
   { name: "roots_changes", description: "Count roots/list_changed notifications", inputSchema: empty },
   {
@@ -67,6 +70,27 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       await server.sendLoggingMessage({ level: "debug", data: "details" });
       await server.sendLoggingMessage({ level: "error", logger: "db", data: { code: 7 } });
       return text("logged");
+    case "ask":
+      try {
+        return text(JSON.stringify(
+          await server.elicitInput({
+            message: "Drop the table?",
+            requestedSchema: { type: "object", properties: { sure: { type: "boolean" } } },
+          }),
+        ));
+      } catch (error) {
+        return text(`error: ${error instanceof Error ? error.message : error}`);
+      }
+    case "sample":
+      try {
+        const reply = await server.createMessage({
+          messages: [{ role: "user", content: { type: "text", text: "Say hi" } }],
+          maxTokens: 10,
+        });
+        return text(reply.content.type === "text" ? reply.content.text : reply.content.type);
+      } catch (error) {
+        return text(`error: ${error instanceof Error ? error.message : error}`);
+      }
     case "roots":
       return text((await server.listRoots()).roots.map((root) => root.uri).join("\n"));
     case "roots_changes":
