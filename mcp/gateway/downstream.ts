@@ -30,6 +30,7 @@ import {
   ToolListChangedNotificationSchema,
 } from "../../lib/mcp/sdk.ts";
 import { callDownstream } from "./call.ts";
+import { answerByRule } from "./elicitation_hooks.ts";
 import { type Connection, listAllTools, openConnection } from "./connect.ts";
 import { endpointKey } from "./endpoint.ts";
 import { breakerOpen, DEFAULT_RETRY, retryDelayMs, type RetryOptions } from "./retry_policy.ts";
@@ -310,7 +311,12 @@ export class Downstreams implements AsyncDisposable {
     const server = () => link.configs[0].name;
     client.setRequestHandler(
       ElicitRequestSchema,
-      (request, extra) => this.#asker.elicit(server(), request.params, extra.signal),
+      (request, extra) => {
+        const hooked = answerByRule(link.configs[0].elicitation ?? [], request.params.message);
+        return hooked
+          ? Promise.resolve(hooked as ElicitResult)
+          : this.#asker.elicit(server(), request.params, extra.signal);
+      },
     );
     client.setRequestHandler(
       CreateMessageRequestSchema,

@@ -250,3 +250,24 @@ Deno.test("forwarding: a downstream sampling request is refused with the reason 
     /^error: .*Cannot sample for MCP server "chatty": the gateway's client does not support sampling/,
   );
 });
+
+Deno.test("forwarding: an elicitation hook answers before the client is asked; no match asks the client", async () => {
+  const hooked = scriptServer("chatty", "chatty.ts", {
+    elicitation: [{ match: /^(?:Drop the .*)$/s, action: "accept", content: { sure: false } }],
+  });
+  await using upstream = await gatewayWith([hooked], {}, askingClient);
+  assert.deepEqual(JSON.parse(await upstream.call("chatty__ask")), {
+    action: "accept",
+    content: { sure: false },
+  });
+  assert.deepEqual(upstream.questions, [], "the client was not asked");
+  const unmatched = scriptServer("chatty", "chatty.ts", {
+    elicitation: [{ match: /^Other$/, action: "decline" }],
+  });
+  await using asked = await gatewayWith([unmatched], {}, askingClient);
+  assert.deepEqual(JSON.parse(await asked.call("chatty__ask")), {
+    action: "accept",
+    content: { sure: true },
+  });
+  assert.deepEqual(asked.questions, ["Drop the table?"]);
+});
