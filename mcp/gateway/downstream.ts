@@ -16,21 +16,11 @@ import type { ProgressUpdate } from "../../lib/mcp/tool.ts";
 import {
   type CallToolResult,
   type Client,
-  type CreateMessageRequest,
-  CreateMessageRequestSchema,
-  type CreateMessageResult,
-  type ElicitRequest,
-  ElicitRequestSchema,
-  type ElicitResult,
-  ListRootsRequestSchema,
-  type LoggingMessageNotification,
-  LoggingMessageNotificationSchema,
-  type Root,
   type Tool,
   ToolListChangedNotificationSchema,
 } from "../../lib/mcp/sdk.ts";
 import { callDownstream } from "./call.ts";
-import { answerByRule } from "./elicitation_hooks.ts";
+import { ClientSide } from "./client_side.ts";
 import { type Connection, listAllTools, openConnection } from "./connect.ts";
 import { endpointKey } from "./endpoint.ts";
 import { breakerOpen, DEFAULT_RETRY, retryDelayMs, type RetryOptions } from "./retry_policy.ts";
@@ -62,19 +52,6 @@ export interface CallOptions {
   onProgress?: (update: ProgressUpdate) => void;
 }
 
-/** A downstream log message, its logger prefixed by the server's name (`server` or `server/logger`). */
-export type LogMessage = LoggingMessageNotification["params"];
-
-/** Answers a downstream server's requests to the client: the gateway forwards them upstream. */
-export interface UpstreamAsker {
-  elicit(server: string, params: ElicitRequest["params"], signal: AbortSignal): Promise<ElicitResult>;
-  sample(
-    server: string,
-    params: CreateMessageRequest["params"],
-    signal: AbortSignal,
-  ): Promise<CreateMessageResult>;
-}
-
 /** One connection, shared by every config entry with the same endpoint. */
 interface Link {
   configs: ServerConfig[];
@@ -96,12 +73,8 @@ export class Downstreams implements AsyncDisposable {
   readonly #links = new Map<string, Link>();
   readonly #deps: Required<DownstreamDeps>;
   readonly #listeners = new Set<() => void>();
-  readonly #logListeners = new Set<(message: LogMessage) => void>();
-  #roots: () => Promise<Root[]> = () => Promise.resolve([]);
-  #asker: UpstreamAsker = {
-    elicit: () => Promise.resolve({ action: "decline" }),
-    sample: (server) => Promise.reject(new Error(`Cannot sample for MCP server "${server}": no client`)),
-  };
+  /** What each downstream client answers its server (roots, elicitation, sampling) and relays (logs). */
+  readonly clientSide = new ClientSide();
   /** In every stdio child's environment (and so its children's): how the watchdog finds them. */
   readonly #marker = `${MARKER_NAME}=${Deno.pid}-${crypto.randomUUID().slice(0, 8)}`;
   readonly #watchdog = new GroupWatchdog({
@@ -188,22 +161,6 @@ export class Downstreams implements AsyncDisposable {
   onCatalogChanged(cb: () => void): () => void {
     this.#listeners.add(cb);
     return () => this.#listeners.delete(cb);
-  }
-
-  /** Calls `cb` with each log message a downstream server sends (notifications/message). */
-  onLog(cb: (message: LogMessage) => void): () => void {
-    this.#logListeners.add(cb);
-    return () => this.#logListeners.delete(cb);
-  }
-
-  /** Answers every downstream roots/list with `provider` (the gateway's upstream roots or workspace). */
-  answerRoots(provider: () => Promise<Root[]>): void {
-    this.#roots = provider;
-  }
-
-  /** Answers every downstream elicitation/create and sampling/createMessage with `asker`. */
-  answerRequests(asker: UpstreamAsker): void {
-    this.#asker = asker;
   }
 
   /** Tells every connected downstream server that the roots changed (notifications/roots/list_changed). */
@@ -307,27 +264,7 @@ export class Downstreams implements AsyncDisposable {
         this.#deps.log.error(`Cannot re-list the tools of MCP server "${link.configs[0].name}"`, error);
       }
     });
-    client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: await this.#roots() }));
-    const server = () => link.configs[0].name;
-    client.setRequestHandler(
-      ElicitRequestSchema,
-      (request, extra) => {
-        const hooked = answerByRule(link.configs[0].elicitation ?? [], request.params.message);
-        return hooked
-          ? Promise.resolve(hooked as ElicitResult)
-          : this.#asker.elicit(server(), request.params, extra.signal);
-      },
-    );
-    client.setRequestHandler(
-      CreateMessageRequestSchema,
-      (request, extra) => this.#asker.sample(server(), request.params, extra.signal),
-    );
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
-      const server = link.configs[0].name;
-      const { logger } = notification.params;
-      const message = { ...notification.params, logger: logger ? `${server}/${logger}` : server };
-      for (const listener of this.#logListeners) listener(message);
-    });
+    this.clientSide.wire(client, () => link.configs[0]);
     client.onclose = () => {
       if (link.closing || link.connection?.client !== client) return;
       const connection = link.connection;

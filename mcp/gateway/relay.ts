@@ -19,12 +19,12 @@ export function relayUpstream(
   workspaceRoots: readonly string[],
 ): void {
   const { server } = handle;
-  downstreams.onLog((message) => server.sendLoggingMessage(message).catch(() => {}));
+  downstreams.clientSide.onLog((message) => server.sendLoggingMessage(message).catch(() => {}));
   const fallback: Root[] = workspaceRoots.map((path) => ({ uri: pathToFileURL(path).href }));
-  downstreams.answerRoots(async () =>
+  downstreams.clientSide.answerRoots(async () =>
     server.getClientCapabilities()?.roots ? (await server.listRoots()).roots : fallback
   );
-  downstreams.answerRequests({
+  downstreams.clientSide.answerRequests({
     elicit: (name, params, signal) => {
       if (server.getClientCapabilities()?.elicitation) return server.elicitInput(params, { signal });
       log.info(
