@@ -3,6 +3,7 @@ import { pathToFileURL } from "node:url";
 import type { McpServerHandle } from "../../lib/mcp/server.ts";
 import { ErrorCode, McpError, type Root, RootsListChangedNotificationSchema } from "../../lib/mcp/sdk.ts";
 import { log } from "../../lib/log.ts";
+import { KeyedLock } from "../../lib/sync/keyed_lock.ts";
 import type { Downstreams } from "./downstream.ts";
 
 /**
@@ -10,7 +11,8 @@ import type { Downstreams } from "./downstream.ts";
  * answers downstream roots/list from the upstream client's roots (`workspaceRoots` when it has none), and
  * passes the upstream roots/list_changed down (also once at initialize, when the client's roots replace
  * the workspace a downstream server may have asked for before). Elicitation and sampling go to the upstream
- * client when it declared them, and are cancelled with the downstream request; otherwise an elicitation is
+ * client when it declared them (elicitations one at a time, in order), and are cancelled with the downstream
+ * request; otherwise an elicitation is
  * declined and a sampling request refused, with the reason in the gateway's log or the error.
  */
 export function relayUpstream(
@@ -19,6 +21,7 @@ export function relayUpstream(
   workspaceRoots: readonly string[],
 ): void {
   const { server } = handle;
+  const queue = new KeyedLock();
   downstreams.clientSide.onLog((message) => server.sendLoggingMessage(message).catch(() => {}));
   const fallback: Root[] = workspaceRoots.map((path) => ({ uri: pathToFileURL(path).href }));
   downstreams.clientSide.answerRoots(async () =>
@@ -26,7 +29,13 @@ export function relayUpstream(
   );
   downstreams.clientSide.answerRequests({
     elicit: (name, params, signal) => {
-      if (server.getClientCapabilities()?.elicitation) return server.elicitInput(params, { signal });
+      if (server.getClientCapabilities()?.elicitation) {
+        // One question at a time, in the order they came, whichever server asks.
+        return queue.run("elicitation", () => {
+          signal.throwIfAborted();
+          return server.elicitInput(params, { signal });
+        });
+      }
       log.info(
         `gateway: declined an elicitation of MCP server "${name}": the client does not support elicitation`,
       );

@@ -271,3 +271,48 @@ Deno.test("forwarding: an elicitation hook answers before the client is asked; n
   });
   assert.deepEqual(asked.questions, ["Drop the table?"]);
 });
+
+Deno.test("forwarding: elicitations from two servers reach the client one at a time, in order", async () => {
+  // Different env: two processes, not one shared connection.
+  const servers = [scriptServer("a", "chatty.ts"), scriptServer("b", "chatty.ts", { env: { WHO: "b" } })];
+  let release!: () => void;
+  const firstHeld = new Promise<void>((resolve) => release = resolve);
+  let inFlight = 0;
+  let most = 0;
+  const order: string[] = [];
+  await using upstream = await gatewayWith(servers, {}, async (handle) => {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const client = new Client({ name: "asking", version: "0.0.0" }, { capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchema, async () => {
+      most = Math.max(most, ++inFlight);
+      order.push(`question ${order.length + 1}`);
+      if (order.length === 1) await firstHeld;
+      inFlight--;
+      return { action: "accept", content: { sure: order.length === 1 } };
+    });
+    await handle.server.connect(serverSide);
+    await client.connect(clientSide);
+    const call = async (name: string) =>
+      textOf(await client.callTool({ name: "gateway_call", arguments: { name } }) as CallToolResult);
+    return {
+      call,
+      async [Symbol.asyncDispose]() {
+        await client.close();
+        await handle.close();
+      },
+    };
+  });
+  const first = upstream.call("a__ask");
+  first.catch(() => {}); // awaited below; a failed assertion before that must not leave it unhandled
+  await waitFor("a's question to be asked", () => order.length === 1);
+  const second = upstream.call("b__ask");
+  second.catch(() => {});
+  // b writes its elicitation before the answer to this call, on the same pipe: the gateway has it by then.
+  await waitFor("b to ask", async () => await upstream.call("b__asked") === "1");
+  assert.deepEqual(order, ["question 1"], "b's question waits for a's answer");
+  release();
+  assert.equal(JSON.parse(await first).action, "accept");
+  assert.equal(JSON.parse(await second).action, "accept");
+  assert.deepEqual(order, ["question 1", "question 2"]);
+  assert.equal(most, 1);
+});

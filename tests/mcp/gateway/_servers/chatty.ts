@@ -4,7 +4,7 @@
  * (three log messages: info from logger "db", debug without a logger, error from "db"), `roots` (asks the
  * client for roots/list and returns the URIs, one a line), `roots_changes` (how many
  * notifications/roots/list_changed arrived), `ask` (an elicitation; returns the client's answer as JSON or the
- * error), `sample` (a sampling request; returns the reply's text or the error) and
+ * error), `asked` (how many elicitations it sent), `sample` (a sampling request; returns the reply's text or the error) and
  * `cancellations` (how many `progress` calls started and how many were cancelled).
  * @module
  */
@@ -27,6 +27,7 @@ const tools: Tool[] = [
   },
   { name: "log", description: "Send three log messages", inputSchema: empty },
   { name: "ask", description: "Ask the user to confirm", inputSchema: empty },
+  { name: "asked", description: "Count the elicitations sent", inputSchema: empty },
   { name: "sample", description: "Ask the client's model", inputSchema: empty },
   { name: "roots", description: "Ask the client for its roots", inputSchema: empty },
   { name: "roots_changes", description: "Count roots/list_changed notifications", inputSchema: empty },
@@ -39,6 +40,7 @@ const tools: Tool[] = [
 let started = 0;
 let cancelled = 0;
 let rootsChanges = 0;
+let asked = 0;
 
 const server = new Server({ name: "chatty", version: "0.0.0" }, { capabilities: { tools: {}, logging: {} } });
 const text = (value: unknown): CallToolResult => ({ content: [{ type: "text", text: String(value) }] });
@@ -71,6 +73,7 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       await server.sendLoggingMessage({ level: "error", logger: "db", data: { code: 7 } });
       return text("logged");
     case "ask":
+      asked++;
       try {
         return text(JSON.stringify(
           await server.elicitInput({
@@ -81,6 +84,8 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       } catch (error) {
         return text(`error: ${error instanceof Error ? error.message : error}`);
       }
+    case "asked":
+      return text(asked);
     case "sample":
       try {
         const reply = await server.createMessage({
