@@ -13,6 +13,8 @@ export interface ServerSpec {
   tools: readonly ToolDefinition[];
   /** When given, it adopts the client's MCP roots (unless `MCP_WORKSPACE` is set). */
   workspace?: Workspace;
+  /** Declares the `logging` capability: the server relays log messages (and honours logging/setLevel). */
+  logging?: boolean;
   /** Runs before the server closes: stdin EOF, a signal, or a test's disposal. */
   cleanup?: () => void | Promise<void>;
 }
@@ -29,7 +31,10 @@ export interface McpServerHandle {
 export function createMcpServer(spec: ServerSpec): McpServerHandle {
   const server = new Server(
     { name: `${spec.name}-mcp`, version: VERSION },
-    { capabilities: { tools: {} }, instructions: spec.instructions },
+    {
+      capabilities: { tools: {}, ...(spec.logging ? { logging: {} } : {}) },
+      instructions: spec.instructions,
+    },
   );
   registerTools(server, spec.name, spec.tools);
   const workspace = spec.workspace;

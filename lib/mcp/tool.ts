@@ -22,6 +22,15 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Sends a progress notification when the client asked for them; a no-op otherwise. */
   progress(message: string, progress?: number, total?: number): void;
+  /** Sends another server's progress on unchanged; set only when the client asked for progress. */
+  relayProgress?: (update: ProgressUpdate) => void;
+}
+
+/** One progress notification's payload, without the token. */
+export interface ProgressUpdate {
+  progress: number;
+  total?: number;
+  message?: string;
 }
 
 type Shape = z.ZodRawShape;
@@ -148,16 +157,18 @@ export function registerTools(server: Server, serverName: string, tools: readonl
     }
     const progressToken = request.params._meta?.progressToken;
     let step = 0;
+    const send = (update: ProgressUpdate) => {
+      if (progressToken === undefined) return;
+      extra.sendNotification({ method: "notifications/progress", params: { progressToken, ...update } })
+        .catch(() => {});
+    };
     return tool.call(request.params.arguments, {
       signal: extra.signal,
       progress(message, progress, total) {
-        if (progressToken === undefined) return;
         step = progress ?? step + 1;
-        extra.sendNotification({
-          method: "notifications/progress",
-          params: { progressToken, progress: step, ...(total === undefined ? {} : { total }), message },
-        }).catch(() => {});
+        send({ progress: step, ...(total === undefined ? {} : { total }), message });
       },
+      ...(progressToken === undefined ? {} : { relayProgress: send }),
     });
   });
 }

@@ -5,6 +5,8 @@ import { ConfigWatcher } from "./config_watch.ts";
 import { Downstreams } from "./downstream.ts";
 import { createFinder } from "./finder.ts";
 import { createServer } from "./server.ts";
+import { relayUpstream } from "./relay.ts";
+import { Workspace } from "../../lib/workspace/workspace.ts";
 
 /** How long start-up waits for downstream servers before answering: the instructions name what is up by then. */
 const INSTRUCTIONS_WAIT_MS = 3_000;
@@ -26,7 +28,7 @@ export async function boot(
   let timer: ReturnType<typeof setTimeout> | undefined;
   await Promise.race([started, new Promise((resolve) => timer = setTimeout(resolve, INSTRUCTIONS_WAIT_MS))]);
   clearTimeout(timer);
-  return createServer({
+  const handle = createServer({
     backend: {
       catalog: () => {
         // A server that was never up has no tool to call: a search is what brings it back.
@@ -35,7 +37,7 @@ export async function boot(
       },
       status: () => downstreams.status(),
       configError: () => watcher?.error(),
-      call: (name, args, { signal }) => downstreams.call(name, args, { signal }),
+      call: (name, args, options) => downstreams.call(name, args, options),
     },
     finder: createFinder(),
     cleanup: async () => {
@@ -43,6 +45,8 @@ export async function boot(
       await downstreams.close();
     },
   });
+  relayUpstream(downstreams, handle, Workspace.fromEnv().roots);
+  return handle;
 }
 
 /** `--config file` or `--config=file`. */

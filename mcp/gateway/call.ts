@@ -1,5 +1,6 @@
 /** One downstream tools/call with a time limit, cancelled downstream on timeout or abort. */
 import { ToolError } from "../../lib/mcp/errors.ts";
+import type { ProgressUpdate } from "../../lib/mcp/tool.ts";
 import {
   type CallToolResult,
   CallToolResultSchema,
@@ -12,8 +13,13 @@ import {
 export interface CallTarget {
   server: string;
   tool: string;
+  /** Inactivity limit: each downstream progress notification restarts it. */
   limitMs: number;
+  /** Hard ceiling on the whole call, progress or not. */
+  ceilingMs: number;
   signal?: AbortSignal;
+  /** When set, downstream progress is requested and each notification handed here, in order. */
+  onProgress?: (update: ProgressUpdate) => void;
 }
 
 /**
@@ -25,41 +31,53 @@ export async function callDownstream(
   args: Record<string, unknown>,
   target: CallTarget,
 ): Promise<CallToolResult> {
-  const { server, tool, limitMs, signal } = target;
+  const { server, tool, signal, onProgress } = target;
+  const limitMs = Math.min(target.limitMs, target.ceilingMs);
   const controller = new AbortController();
   const forward = () => controller.abort(signal?.reason);
   signal?.addEventListener("abort", forward, { once: true });
   if (signal?.aborted) forward();
-  let timedOut = false;
+  let ceilingHit = false;
   // Aborting the request's signal makes the SDK send notifications/cancelled downstream.
-  const timer = setTimeout(() => {
-    timedOut = true;
+  const ceiling = setTimeout(() => {
+    ceilingHit = true;
     controller.abort();
-  }, limitMs);
+  }, target.ceilingMs);
   try {
     return await client.request(
       { method: "tools/call", params: { name: tool, arguments: args } },
       CallToolResultSchema,
-      // The SDK's own timer (60 s by default) must not fire first.
-      { signal: controller.signal, timeout: limitMs + 1_000 },
+      {
+        signal: controller.signal,
+        // The SDK's inactivity timer: on expiry it sends notifications/cancelled downstream.
+        timeout: limitMs,
+        ...(onProgress ? { onprogress: onProgress, resetTimeoutOnProgress: true } : {}),
+      },
     ) as CallToolResult;
   } catch (error) {
-    if (timedOut) {
+    const action = `Cannot call "${tool}" on MCP server "${server}"`;
+    if (ceilingHit) {
       throw new ToolError(
         "timeout",
-        `Cannot call "${tool}" on MCP server "${server}": timed out after ${limitMs}ms and was cancelled; retry with narrower arguments or a larger timeout`,
+        `${action}: ran past the ${target.ceilingMs}ms ceiling and was cancelled; retry with narrower arguments`,
+      );
+    }
+    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout && !signal?.aborted) {
+      const quiet = onProgress ? " without progress" : "";
+      throw new ToolError(
+        "timeout",
+        `${action}: timed out after ${limitMs}ms${quiet} and was cancelled; retry with narrower arguments or a larger timeout`,
       );
     }
     if (signal?.aborted) throw error;
-    throw callError(error, server, tool);
+    throw callError(error, action);
   } finally {
-    clearTimeout(timer);
+    clearTimeout(ceiling);
     signal?.removeEventListener("abort", forward);
   }
 }
 
-function callError(error: unknown, server: string, tool: string): ToolError {
-  const action = `Cannot call "${tool}" on MCP server "${server}"`;
+function callError(error: unknown, action: string): ToolError {
   if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
     return new ToolError("unavailable", `${action}: the server exited mid-call; the next call restarts it`);
   }

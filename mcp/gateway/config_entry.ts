@@ -1,7 +1,7 @@
 /**
  * One `mcpServers` entry of the gateway config, checked and turned into a `ServerConfig`: a process over
  * stdio (`command`, `args`, `env`, `cwd`, with `${env:VAR}` expanded) or one of this project's servers
- * (`builtin`), plus `enabled`, timeouts, tool globs and description overrides.
+ * (`builtin`), plus `enabled`, timeouts, tool globs, description overrides and elicitation hooks.
  * @module
  */
 import { isAbsolute, resolve } from "node:path";
@@ -19,6 +19,7 @@ import {
   refuseUnknownKeys,
 } from "./config_fields.ts";
 import { prefixOf, SEPARATOR } from "./names.ts";
+import { parseElicitationRules } from "./elicitation_hooks.ts";
 import { closestName } from "../../lib/text/distance.ts";
 import type { ServerConfig } from "./types.ts";
 
@@ -28,7 +29,15 @@ export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 
 const STDIO_KEYS = ["command", "args", "env", "cwd", "type"];
-const COMMON_KEYS = ["enabled", "timeout_s", "tool_timeouts_s", "connect_timeout_s", "tools", "descriptions"];
+const COMMON_KEYS = [
+  "enabled",
+  "timeout_s",
+  "tool_timeouts_s",
+  "connect_timeout_s",
+  "tools",
+  "descriptions",
+  "elicitation",
+];
 const ENTRY_KEYS = ["command", "args", "env", "cwd", "builtin", ...COMMON_KEYS, "type"];
 
 /** What an entry is checked against. */
@@ -70,6 +79,9 @@ export function parseEntry({ name, value, place }: RawEntry, context: EntryConte
     tools: parseToolGlobs(at(place, "tools"), entry.tools),
     descriptions: parseDescriptions(at(place, "descriptions"), entry.descriptions),
     toolTimeoutsMs: parseToolTimeouts(at(place, "tool_timeouts_s"), entry.tool_timeouts_s),
+    ...(entry.elicitation === undefined
+      ? {}
+      : { elicitation: parseElicitationRules(at(place, "elicitation"), entry.elicitation) }),
   };
 }
 

@@ -8,6 +8,7 @@ import type { McpServerHandle } from "../../lib/mcp/server.ts";
 import { Client, StdioClientTransport, type Tool } from "../../lib/mcp/sdk.ts";
 import { VERSION } from "../../lib/version.ts";
 import { bootBuiltin } from "./builtins.ts";
+import { deliverResponsesInOrder } from "./ordered_delivery.ts";
 import type { ServerConfig } from "./types.ts";
 
 /** An open connection and what the server told us about itself. */
@@ -43,7 +44,11 @@ export function connectTimeoutReason(name: string, ms: number): string {
 
 /** Connects to `config`'s server and lists its tools, or throws (the timeout with its exact reason). */
 export async function openConnection(config: ServerConfig, hooks: ConnectHooks): Promise<Connection> {
-  const client = new Client({ name: "continue-gateway", version: VERSION }, { capabilities: {} });
+  // Declared always, since we connect before the upstream client's initialize: roots/list is answered from
+  // the workspace, and elicitation and sampling are declined, when the upstream client lacks them.
+  const client = new Client({ name: "continue-gateway", version: VERSION }, {
+    capabilities: { roots: { listChanged: true }, elicitation: {}, sampling: {} },
+  });
   hooks.prepare(client);
   let builtin: McpServerHandle | undefined;
   let transport: StdioClientTransport | undefined;
@@ -78,6 +83,7 @@ export async function openConnection(config: ServerConfig, hooks: ConnectHooks):
       pipeLines(transport, hooks.stderrLine);
       await client.connect(transport);
     }
+    if (client.transport) deliverResponsesInOrder(client.transport);
     const tools = await listAllTools(client);
     return { client, pid: transport?.pid ?? undefined, instructions: client.getInstructions(), tools, close };
   };

@@ -12,6 +12,7 @@
  */
 import { log as defaultLog } from "../../lib/log.ts";
 import { ToolError } from "../../lib/mcp/errors.ts";
+import type { ProgressUpdate } from "../../lib/mcp/tool.ts";
 import {
   type CallToolResult,
   type Client,
@@ -19,6 +20,7 @@ import {
   ToolListChangedNotificationSchema,
 } from "../../lib/mcp/sdk.ts";
 import { callDownstream } from "./call.ts";
+import { ClientSide } from "./client_side.ts";
 import { type Connection, listAllTools, openConnection } from "./connect.ts";
 import { endpointKey } from "./endpoint.ts";
 import { breakerOpen, DEFAULT_RETRY, retryDelayMs, type RetryOptions } from "./retry_policy.ts";
@@ -40,6 +42,8 @@ export interface DownstreamDeps {
   now?: () => number;
   log?: { info(message: string): void; error(message: string, detail?: unknown): void };
   retry?: RetryOptions;
+  /** The hard ceiling on one call, progress or not (default {@link CALL_CEILING_MS}). */
+  callCeilingMs?: number;
 }
 
 /** Per-call options. */
@@ -47,6 +51,8 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Overrides the entry's callTimeoutMs (still capped by {@link CALL_CEILING_MS}). */
   timeoutMs?: number;
+  /** Requests downstream progress and receives each notification, in order, before the result. */
+  onProgress?: (update: ProgressUpdate) => void;
 }
 
 /** One connection, shared by every config entry with the same endpoint. */
@@ -72,6 +78,8 @@ export class Downstreams implements AsyncDisposable {
   readonly #links = new Map<string, Link>();
   readonly #deps: Required<DownstreamDeps>;
   readonly #listeners = new Set<() => void>();
+  /** What each downstream client answers its server (roots, elicitation, sampling) and relays (logs). */
+  readonly clientSide = new ClientSide();
   /** In every stdio child's environment (and so its children's): how the watchdog finds them. */
   readonly #marker = `${MARKER_NAME}=${Deno.pid}-${crypto.randomUUID().slice(0, 8)}`;
   readonly #watchdog = new GroupWatchdog({
@@ -94,6 +102,7 @@ export class Downstreams implements AsyncDisposable {
       log: defaultLog,
       retry: DEFAULT_RETRY,
       ...deps,
+      callCeilingMs: deps.callCeilingMs ?? CALL_CEILING_MS,
     };
     for (const [key, group] of this.#group(configs)) this.#links.set(key, newLink(group));
   }
@@ -179,6 +188,13 @@ export class Downstreams implements AsyncDisposable {
     return report;
   }
 
+  /** Tells every connected downstream server that the roots changed (notifications/roots/list_changed). */
+  async rootsChanged(): Promise<void> {
+    await Promise.allSettled(
+      [...this.#links.values()].map((link) => link.connection?.client.sendRootsListChanged()),
+    );
+  }
+
   /** Calls a downstream tool by its qualified name; returns the downstream result as it came. */
   async call(
     qualifiedName: string,
@@ -197,14 +213,15 @@ export class Downstreams implements AsyncDisposable {
     const own = config.toolTimeoutsMs && Object.hasOwn(config.toolTimeoutsMs, tool.name)
       ? config.toolTimeoutsMs[tool.name]
       : undefined;
-    const limitMs = Math.min(options.timeoutMs ?? own ?? config.callTimeoutMs, CALL_CEILING_MS);
     const result = await this.#track(
       link,
       callDownstream(connection.client, args, {
         server: config.name,
         tool: tool.name,
-        limitMs,
+        limitMs: options.timeoutMs ?? own ?? config.callTimeoutMs,
+        ceilingMs: this.#deps.callCeilingMs,
         ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       }),
     );
     link.failures = 0;
@@ -320,6 +337,7 @@ export class Downstreams implements AsyncDisposable {
         this.#deps.log.error(`Cannot re-list the tools of MCP server "${link.configs[0].name}"`, error);
       }
     });
+    this.clientSide.wire(client, () => link.configs[0]);
     client.onclose = () => {
       if (link.closing || link.connection?.client !== client) return;
       const connection = link.connection;

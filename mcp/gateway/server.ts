@@ -18,6 +18,8 @@ export function createServer(options: GatewayOptions): McpServerHandle {
     name: "gateway",
     instructions: gatewayInstructions(options.backend.status()),
     tools: createTools(options),
+    // Downstream log messages are relayed (see boot.ts).
+    logging: true,
     cleanup: options.cleanup,
   });
 }

@@ -1,6 +1,11 @@
 /** The gateway's four tools: find a downstream tool, read its schema, call it (write-capable or read-only). */
 import { z } from "zod";
-import { defineTool, type ToolDefinition } from "../../lib/mcp/tool.ts";
+import {
+  defineTool,
+  type ProgressUpdate,
+  type ToolContext,
+  type ToolDefinition,
+} from "../../lib/mcp/tool.ts";
 import { ToolError } from "../../lib/mcp/errors.ts";
 import type { CallToolResult } from "../../lib/mcp/sdk.ts";
 import { capResult, RESULT_BUDGET_CHARS } from "./result_cap.ts";
@@ -16,8 +21,14 @@ export interface Backend {
   call(
     name: string,
     args: Record<string, unknown>,
-    options: { signal: AbortSignal },
+    options: CallOptions,
   ): Promise<CallToolResult>;
+}
+
+/** How the tools call through: the upstream signal, and the upstream progress relay when one was asked for. */
+export interface CallOptions {
+  signal: AbortSignal;
+  onProgress?: (update: ProgressUpdate) => void;
 }
 
 /** Ranking over the current catalog. */
@@ -62,8 +73,14 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
     );
   };
 
-  const call = async (name: string, args: Record<string, unknown> | undefined, signal: AbortSignal) =>
-    capResult(await backend.call(find(name).qualifiedName, args ?? {}, { signal }), budget);
+  const call = async (name: string, args: Record<string, unknown> | undefined, context: ToolContext) =>
+    capResult(
+      await backend.call(find(name).qualifiedName, args ?? {}, {
+        signal: context.signal,
+        ...(context.relayProgress ? { onProgress: context.relayProgress } : {}),
+      }),
+      budget,
+    );
 
   return [
     defineTool({
@@ -106,7 +123,7 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
       input: callInput,
       output: "passthrough",
       annotations: CALLS,
-      run: ({ name, arguments: args }, { signal }) => call(name, args, signal),
+      run: ({ name, arguments: args }, context) => call(name, args, context),
     }),
     defineTool({
       name: "gateway_call_read",
@@ -114,7 +131,7 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
       input: callInput,
       output: "passthrough",
       annotations: READ_ONLY,
-      run: ({ name, arguments: args }, { signal }) => {
+      run: ({ name, arguments: args }, context) => {
         const tool = find(name);
         if (tool.annotations?.readOnlyHint !== true) {
           throw new ToolError(
@@ -122,7 +139,7 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
             `Cannot call "${name}" read-only: the tool is not annotated read-only; use gateway_call`,
           );
         }
-        return call(name, args, signal);
+        return call(name, args, context);
       },
     }),
   ];

@@ -3,6 +3,7 @@
  * hit, a server's health. Plain data, no I/O.
  * @module
  */
+import type { ElicitationRule } from "./elicitation_hooks.ts";
 
 /** One downstream server as the config declares it, after parsing, `${env:VAR}` expansion and checks. */
 export interface ServerConfig {
@@ -25,6 +26,8 @@ export interface ServerConfig {
   tools: { allow: string[]; deny: string[] };
   /** Description overrides by downstream tool name. */
   descriptions: Record<string, string>;
+  /** Rules that answer this server's elicitations before the client is asked (first match wins). */
+  elicitation?: ElicitationRule[];
 }
 
 /** A parsed config: servers in file order, and where it came from (for error messages). */

@@ -353,3 +353,45 @@ Deno.test("config: a server listed twice under one name is an error, not the las
     `{\n  "mcpServers": {\n    "github": { "command": "a" },\n    "github": { "command": "b" }\n  }\n}`;
   assert.equal(errorOf(text), `${FILE}: invalid JSON: Duplicate key "github" at line 4`);
 });
+
+Deno.test("config: elicitation rules parse in order; a bad rule is refused naming the rule and key", () => {
+  const [db] = servers({
+    db: {
+      command: "x",
+      elicitation: [
+        { match: "confirm.*", action: "accept", content: { sure: true, tags: ["a"] } },
+        { match: ".*", action: "decline" },
+      ],
+    },
+  });
+  assert.deepEqual(
+    db.elicitation?.map((rule) => [rule.match.test("confirm drop"), rule.action, rule.content]),
+    [
+      [true, "accept", { sure: true, tags: ["a"] }],
+      [true, "decline", undefined],
+    ],
+  );
+  assert.equal(db.elicitation?.[0].match.test("please confirm"), false, "match covers the whole message");
+  const cases: [unknown, string][] = [
+    [{ match: "(", action: "accept" }, `mcpServers.db.elicitation[0].match: not a regular expression`],
+    [
+      { match: "x", action: "allow" },
+      `mcpServers.db.elicitation[0].action: expected one of accept, decline, cancel`,
+    ],
+    [
+      { match: "x", action: "decline", content: {} },
+      `mcpServers.db.elicitation[0].content: only an "accept"`,
+    ],
+    [
+      { match: "x", action: "accept", content: { n: {} } },
+      `mcpServers.db.elicitation[0].content.n: expected a`,
+    ],
+    [{ match: "x", action: "accept", reply: 1 }, `mcpServers.db.elicitation[0].reply: unknown key`],
+  ];
+  for (const [rule, message] of cases) {
+    assert.ok(
+      errorOf({ mcpServers: { db: { command: "x", elicitation: [rule] } } }).includes(message),
+      message,
+    );
+  }
+});

@@ -22,7 +22,7 @@ async function gateway(configs: ServerConfig[], resultBudgetChars?: number) {
     backend: {
       catalog: () => downstreams.catalog(),
       status: () => downstreams.status(),
-      call: (name, args, { signal }) => downstreams.call(name, args, { signal }),
+      call: (name, args, options) => downstreams.call(name, args, options),
     },
     finder: createFinder(),
     resultBudgetChars,
