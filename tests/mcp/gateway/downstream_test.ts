@@ -253,32 +253,11 @@ Deno.test(
   posixOnly,
   async () => {
     const configs = [scriptServer("fixture", "fixture.ts"), projectServer("hello", "hello", REPO_ROOT)];
-    const host = new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "--no-prompt",
-        "--quiet",
-        "-A",
-        fileURLToPath(new URL("./_servers/gateway_host.ts", import.meta.url)),
-      ],
-      env: { HOST_CONFIG: JSON.stringify(configs) },
-      stdin: "null",
-      stdout: "piped",
-      stderr: "null",
-    }).spawn();
-    const reader = host.stdout.pipeThrough(new TextDecoderStream()).getReader();
-    let line = "";
-    while (!line.includes("\n")) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      line += value;
-    }
-    const pids: Record<string, number> = JSON.parse(line);
-    assert.ok(pids.fixture && pids.hello, line);
+    const host = await startHost(configs);
+    const pids = host.pids;
+    assert.ok(pids.fixture && pids.hello, JSON.stringify(pids));
     assert.ok(await alive(pids.fixture) && await alive(pids.hello));
-    host.kill("SIGKILL");
-    await host.status;
-    await reader.cancel();
+    await host.kill();
     await waitFor("the children to exit", async () => !await alive(pids.fixture) && !await alive(pids.hello));
   },
 );
@@ -303,39 +282,51 @@ Deno.test({
   ignore: os !== "linux",
   fn: async () => {
     const configs = [scriptServer("stubborn", "fixture.ts", { env: { FIXTURE_STUBBORN: "1" } })];
-    const host = new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "--no-prompt",
-        "--quiet",
-        "-A",
-        fileURLToPath(new URL("./_servers/gateway_host.ts", import.meta.url)),
-      ],
-      env: { HOST_CONFIG: JSON.stringify(configs) },
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-    const reader = host.stdout.pipeThrough(new TextDecoderStream()).getReader();
-    let line = "";
-    while (!line.includes("\n")) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      line += value;
-    }
-    const server = JSON.parse(line).stubborn as number;
+    const host = await startHost(configs);
+    const server = host.pids.stubborn;
     const children = await childPids(server);
     assert.ok(children.length >= 1, "the stubborn server runs a sleep child");
-    host.kill("SIGKILL");
-    await host.status;
-    await reader.cancel();
-    await host.stderr.cancel();
+    await host.kill();
     await waitFor("the stubborn server and its child to die", async () => {
       for (const pid of [server, ...children]) if (await alive(pid)) return false;
       return true;
     });
   },
 });
+
+/** A process standing in for the gateway (`_servers/gateway_host.ts`) with `configs` connected, and its SIGKILL. */
+async function startHost(
+  configs: ServerConfig[],
+): Promise<{ pids: Record<string, number>; kill(): Promise<void> }> {
+  const host = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--no-prompt",
+      "--quiet",
+      "-A",
+      fileURLToPath(new URL("./_servers/gateway_host.ts", import.meta.url)),
+    ],
+    env: { HOST_CONFIG: JSON.stringify(configs) },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const reader = host.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let line = "";
+  while (!line.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    line += value;
+  }
+  return {
+    pids: JSON.parse(line),
+    async kill() {
+      host.kill("SIGKILL");
+      await host.status;
+      await reader.cancel();
+    },
+  };
+}
 
 /** The pids whose parent is `pid` (Linux /proc through ps). */
 async function childPids(pid: number): Promise<number[]> {
