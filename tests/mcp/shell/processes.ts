@@ -77,3 +77,11 @@ export function sleepers(count: number, options: { wait: boolean } = { wait: tru
     : " for (const kid of kids) kid.unref();";
   return denoEval(kids + end);
 }
+
+/** JS for {@link denoEval} that defines `readLine()`: the next line of stdin without its newline, null at EOF. */
+export const readLineJs =
+  "const chunks = Deno.stdin.readable.pipeThrough(new TextDecoderStream()).values();" +
+  " let pending = ``; const readLine = async () => { while (!pending.includes(`\\n`)) {" +
+  " const next = await chunks.next(); if (next.done) return null; pending += next.value; }" +
+  " const end = pending.indexOf(`\\n`); const line = pending.slice(0, end); pending = pending.slice(end + 1);" +
+  " return line; };";
