@@ -12,6 +12,11 @@
 export interface OwnedTree {
   /** Whether any process of the tree still runs. */
   alive(): boolean;
+  /**
+   * If `pid` names a process in this Job Object, holds a handle to it, so that the pid cannot be given to
+   * another process until the returned release is called; null when it is not ours (any more).
+   */
+  holdMember(pid: number): (() => void) | null;
   /** Ends every process of the tree at once (TerminateJobObject). */
   terminate(): void;
   /** Releases the Job Object; kill-on-close ends whatever still runs in it. Safe to call twice. */
@@ -24,6 +29,7 @@ const JOB_OBJECT_EXTENDED_LIMIT_INFORMATION = 9;
 export const JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE = 0x2000;
 const PROCESS_TERMINATE = 0x0001;
 const PROCESS_SET_QUOTA = 0x0100;
+const PROCESS_QUERY_LIMITED_INFORMATION = 0x1000;
 /** Exit code given to processes ended with the job; 1, as `taskkill /F` gives. */
 const KILLED_EXIT_CODE = 1;
 
@@ -53,6 +59,7 @@ const SYMBOLS = {
   QueryInformationJobObject: { parameters: ["pointer", "i32", "buffer", "u32", "pointer"], result: "i32" },
   OpenProcess: { parameters: ["u32", "i32", "u32"], result: "pointer" },
   AssignProcessToJobObject: { parameters: ["pointer", "pointer"], result: "i32" },
+  IsProcessInJob: { parameters: ["pointer", "pointer", "buffer"], result: "i32" },
   TerminateJobObject: { parameters: ["pointer", "u32"], result: "i32" },
   CloseHandle: { parameters: ["pointer"], result: "i32" },
 } as const;
@@ -107,7 +114,19 @@ export function ownProcessTree(pid: number): OwnedTree | null {
 function jobTree(api: Kernel32, job: Deno.PointerObject): OwnedTree {
   let open = true;
   const accounting = new Uint8Array(ACCOUNTING_INFORMATION_SIZE);
+  const member = new Uint8Array(4);
   return {
+    holdMember(pid) {
+      if (!open) return null;
+      const process = api.OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, 0, pid);
+      if (process === null) return null;
+      member.fill(0);
+      if (api.IsProcessInJob(process, job, member) !== 0 && member.some((byte) => byte !== 0)) {
+        return () => api.CloseHandle(process);
+      }
+      api.CloseHandle(process);
+      return null;
+    },
     alive() {
       if (!open) return false;
       const ok = api.QueryInformationJobObject(

@@ -19,8 +19,8 @@ export interface TreeKillOptions {
   /** Windows: the Job Object holding the tree (from `ownProcessTree`). */
   owned?: OwnedTree | null;
   /**
-   * Windows: whether the root has not been reaped yet (its status not yet seen), so that its pid cannot
-   * name another process; when false, the tree is killed only through `owned`. Default true.
+   * Windows without a Job Object: whether the root has not been reaped yet (its status not yet seen), so
+   * that its pid cannot name another process; when false, nothing is killed by pid. Default true.
    */
   rootRunning?: boolean;
 }
@@ -70,7 +70,7 @@ export function groupExists(pgid: number): boolean {
 /** Kills the tree rooted at `pid` and resolves once it is gone (or SIGKILL was sent to what remained). */
 export async function killTree(pid: number, options: TreeKillOptions = {}): Promise<void> {
   const taskkill = processRules.treeKillArgv(pid);
-  if (taskkill) return await killWindowsTree(taskkill, options);
+  if (taskkill) return await killWindowsTree(pid, taskkill, options);
   const members = await findTreeMembers(pid, options.marker);
   // Nothing left: do not signal a group id that may since belong to someone else.
   if (members !== null && members.length === 0) return;
@@ -109,15 +109,19 @@ export async function killPids(pids: readonly number[], graceMs = 1000): Promise
 }
 
 /**
- * Windows: `taskkill /T` first while the root runs (it also reaches what the root started before it joined
- * its Job Object), then the Job Object, which also ends orphans whose parent already exited.
+ * Windows: `taskkill /T` first, while `pid` is surely ours (it also reaches what the root started before it
+ * joined its Job Object), then the Job Object, which also ends orphans whose parent already exited.
  */
-async function killWindowsTree(taskkill: string[], options: TreeKillOptions): Promise<void> {
-  if (options.rootRunning ?? true) {
+async function killWindowsTree(pid: number, taskkill: string[], options: TreeKillOptions): Promise<void> {
+  const owned = options.owned;
+  // A handle held on a member of our Job Object keeps its pid from naming anything else during taskkill;
+  // without a Job Object, a pid whose process was not yet reaped is still ours.
+  const release = owned?.holdMember(pid);
+  if (owned ? release : options.rootRunning ?? true) {
     const [program, ...args] = taskkill;
     await new Deno.Command(program, { args, stdout: "null", stderr: "null" }).output().catch(() => {});
   }
-  const owned = options.owned;
+  release?.();
   if (!owned) return;
   owned.terminate();
   // TerminateJobObject returns before the processes are gone: wait (briefly) until the job is empty.

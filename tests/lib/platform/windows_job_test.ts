@@ -55,6 +55,11 @@ Deno.test({
       assert.equal(pids.length, 2);
       assert.ok(await isAlive(pids[1]), "the orphan should still run");
       assert.equal(tree.alive(), true);
+      // Only members are held (their pids then cannot be reused): the orphan is one, the bystander not.
+      const release = tree.holdMember(pids[1]);
+      assert.ok(release, "the orphan is not seen as a member of the job");
+      release();
+      assert.equal(tree.holdMember(bystander.pid), null);
       tree.terminate();
       await waitFor("the job to empty", () => Promise.resolve(!tree.alive()));
       assert.equal(await isAlive(pids[1]), false, "the orphan survived TerminateJobObject");
