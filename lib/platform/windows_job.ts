@@ -64,7 +64,8 @@ const SYMBOLS = {
   CloseHandle: { parameters: ["pointer"], result: "i32" },
 } as const;
 
-type Kernel32 = Deno.DynamicLibrary<typeof SYMBOLS>["symbols"];
+/** The kernel32 functions used here, as Deno FFI types them (tests pass a fake). */
+export type Kernel32 = Deno.DynamicLibrary<typeof SYMBOLS>["symbols"];
 
 let kernel32: Kernel32 | null | undefined;
 
@@ -93,7 +94,11 @@ function loadKernel32(): Kernel32 | null {
  */
 export function ownProcessTree(pid: number): OwnedTree | null {
   const api = loadKernel32();
-  if (!api) return null;
+  return api ? ownProcessTreeWith(api, pid) : null;
+}
+
+/** {@link ownProcessTree} through the given kernel32 functions. */
+export function ownProcessTreeWith(api: Kernel32, pid: number): OwnedTree | null {
   const job = api.CreateJobObjectW(null, null);
   if (job === null) return null;
   const limits = extendedLimitInformation(JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE);

@@ -110,9 +110,14 @@ export async function killPids(pids: readonly number[], graceMs = 1000): Promise
 
 /**
  * Windows: `taskkill /T` first, while `pid` is surely ours (it also reaches what the root started before it
- * joined its Job Object), then the Job Object, which also ends orphans whose parent already exited.
+ * joined its Job Object), then the Job Object, which also ends orphans whose parent already exited. Exported
+ * with `taskkill` as a parameter so that this order is tested on every OS.
  */
-async function killWindowsTree(pid: number, taskkill: string[], options: TreeKillOptions): Promise<void> {
+export async function killWindowsTree(
+  pid: number,
+  taskkill: string[],
+  options: TreeKillOptions,
+): Promise<void> {
   const owned = options.owned;
   // A handle held on a member of our Job Object keeps its pid from naming anything else during taskkill;
   // without a Job Object, a pid whose process was not yet reaped is still ours.

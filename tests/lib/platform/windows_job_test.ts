@@ -6,6 +6,8 @@ import {
   EXTENDED_LIMIT_INFORMATION_SIZE,
   extendedLimitInformation,
   JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE,
+  type Kernel32,
+  ownProcessTreeWith,
 } from "../../../lib/platform/windows_job.ts";
 import { isAlive, pidsIn, reap, waitFor } from "../../mcp/shell/processes.ts";
 
@@ -23,6 +25,103 @@ Deno.test("ActiveProcesses is read from offset 40 of the accounting struct, litt
   accounting[40] = 3;
   accounting[41] = 1;
   assert.equal(activeProcessesOf(accounting), 259);
+});
+
+/** A kernel32 stand-in that records every call; `fail` names the functions that return failure. */
+function fakeKernel32(options: { fail?: string[]; activeProcesses?: number; inJob?: boolean } = {}) {
+  const calls: string[] = [];
+  const handle = (name: string) => ({ handle: name }) as unknown as Deno.PointerObject;
+  const ok = (name: string) => options.fail?.includes(name) ? 0 : 1;
+  const name = (pointer: Deno.PointerValue) => (pointer as unknown as { handle: string } | null)?.handle;
+  const api = {
+    CreateJobObjectW: () => {
+      calls.push("CreateJobObjectW");
+      return options.fail?.includes("CreateJobObjectW") ? null : handle("job");
+    },
+    SetInformationJobObject: (job: Deno.PointerValue, kind: number, info: Uint8Array, size: number) => {
+      const flags = new DataView(info.buffer).getUint32(16, true);
+      calls.push(`SetInformationJobObject ${name(job)} ${kind} ${size} 0x${flags.toString(16)}`);
+      return ok("SetInformationJobObject");
+    },
+    QueryInformationJobObject: (job: Deno.PointerValue, kind: number, info: Uint8Array) => {
+      calls.push(`QueryInformationJobObject ${name(job)} ${kind}`);
+      info[40] = options.activeProcesses ?? 0;
+      return 1;
+    },
+    OpenProcess: (access: number, inherit: number, pid: number) => {
+      calls.push(`OpenProcess 0x${access.toString(16)} ${inherit} ${pid}`);
+      return options.fail?.includes("OpenProcess") ? null : handle(`process ${pid}`);
+    },
+    AssignProcessToJobObject: (job: Deno.PointerValue, process: Deno.PointerValue) => {
+      calls.push(`AssignProcessToJobObject ${name(job)} ${name(process)}`);
+      return ok("AssignProcessToJobObject");
+    },
+    IsProcessInJob: (process: Deno.PointerValue, job: Deno.PointerValue, result: Uint8Array) => {
+      calls.push(`IsProcessInJob ${name(process)} ${name(job)}`);
+      result[0] = options.inJob ? 1 : 0;
+      return 1;
+    },
+    TerminateJobObject: (job: Deno.PointerValue, code: number) => {
+      calls.push(`TerminateJobObject ${name(job)} ${code}`);
+      return 1;
+    },
+    CloseHandle: (pointer: Deno.PointerValue) => {
+      calls.push(`CloseHandle ${name(pointer)}`);
+      return 1;
+    },
+  };
+  return { api: api as unknown as Kernel32, calls };
+}
+
+Deno.test("owning a tree: a kill-on-close job, the process opened to assign it, that handle closed at once", () => {
+  const { api, calls } = fakeKernel32({ activeProcesses: 2, inJob: true });
+  const tree = ownProcessTreeWith(api, 4242)!;
+  assert.deepEqual(calls.splice(0), [
+    "CreateJobObjectW",
+    "SetInformationJobObject job 9 144 0x2000",
+    "OpenProcess 0x101 0 4242",
+    "AssignProcessToJobObject job process 4242",
+    "CloseHandle process 4242",
+  ]);
+  assert.equal(tree.alive(), true);
+  const release = tree.holdMember(7)!;
+  assert.deepEqual(calls.splice(0), [
+    "QueryInformationJobObject job 1",
+    "OpenProcess 0x1000 0 7",
+    "IsProcessInJob process 7 job",
+  ]);
+  release(); // the handle that pinned pid 7 is closed only now
+  tree.terminate();
+  tree.close();
+  tree.close();
+  assert.equal(tree.alive(), false);
+  tree.terminate();
+  assert.deepEqual(calls, ["CloseHandle process 7", "TerminateJobObject job 1", "CloseHandle job"]);
+});
+
+Deno.test("a pid outside the job is not held, and its handle is closed", () => {
+  const { api, calls } = fakeKernel32({ inJob: false });
+  const tree = ownProcessTreeWith(api, 1)!;
+  calls.length = 0;
+  assert.equal(tree.holdMember(99), null);
+  assert.deepEqual(calls, [
+    "OpenProcess 0x1000 0 99",
+    "IsProcessInJob process 99 job",
+    "CloseHandle process 99",
+  ]);
+  assert.equal(tree.alive(), false);
+});
+
+Deno.test("when any step fails there is no tree and no handle left open", () => {
+  assert.equal(ownProcessTreeWith(fakeKernel32({ fail: ["CreateJobObjectW"] }).api, 1), null);
+  for (const step of ["SetInformationJobObject", "OpenProcess", "AssignProcessToJobObject"]) {
+    const { api, calls } = fakeKernel32({ fail: [step] });
+    assert.equal(ownProcessTreeWith(api, 5), null, step);
+    const opened = calls.filter((call) => call.startsWith("OpenProcess")).length;
+    const closed = calls.filter((call) => call.startsWith("CloseHandle"));
+    assert.equal(closed.at(-1), "CloseHandle job", step);
+    assert.equal(closed.length, 1 + (step === "OpenProcess" ? 0 : opened), `${step}: ${calls.join(", ")}`);
+  }
 });
 
 Deno.test({
