@@ -2,7 +2,8 @@
  * shell-mcp: a background-job terminal (shell_run, shell_start, shell_output, shell_input, shell_kill,
  * shell_list). Permissions: --allow-run (shells, signals, taskkill), --allow-read (workspace, PATH lookup,
  * /proc for process trees), --allow-env (PATH, the jobs' environment), --allow-write (temp script files of
- * commands too long for the OS argument limit; --allow-run already lets jobs write anywhere).
+ * commands too long for the OS argument limit; --allow-run already lets jobs write anywhere), --allow-ffi
+ * (Windows: each job's tree in a Job Object, see lib/platform/windows_job.ts).
  * @module
  */
 import { log } from "../../lib/log.ts";
