@@ -78,6 +78,14 @@ async function copyRipgrepBeside(): Promise<void> {
 }
 
 async function installWrapper(name: string, permissions: string[], entry: string): Promise<void> {
+  // Twice: the first run fetches what the wrapper needs into Deno's cache; the second writes the wrapper
+  // with --cached-only, so it starts offline and never fetches npm metadata at start.
+  for (const cachedOnly of [[], ["--cached-only"]]) {
+    await installWrapperOnce(name, [...permissions, ...cachedOnly], entry);
+  }
+}
+
+async function installWrapperOnce(name: string, permissions: string[], entry: string): Promise<void> {
   const { success } = await new Deno.Command(Deno.execPath(), {
     args: [
       "install",
