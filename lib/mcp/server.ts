@@ -1,5 +1,5 @@
 /** Builds an MCP server from a tool table: the shared shape every `mcp/<name>/server.ts` returns. */
-import { RootsListChangedNotificationSchema, Server } from "./sdk.ts";
+import { type LoggingMessageNotification, RootsListChangedNotificationSchema, Server } from "./sdk.ts";
 import { registerTools, type ToolDefinition } from "./tool.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { VERSION } from "../version.ts";
@@ -13,8 +13,6 @@ export interface ServerSpec {
   tools: readonly ToolDefinition[];
   /** When given, it adopts the client's MCP roots (unless `MCP_WORKSPACE` is set). */
   workspace?: Workspace;
-  /** Declares the `logging` capability: the server relays log messages (and honours logging/setLevel). */
-  logging?: boolean;
   /** Runs before the server closes: stdin EOF, a signal, or a test's disposal. */
   cleanup?: () => void | Promise<void>;
 }
@@ -32,7 +30,8 @@ export function createMcpServer(spec: ServerSpec): McpServerHandle {
   const server = new Server(
     { name: `${spec.name}-mcp`, version: VERSION },
     {
-      capabilities: { tools: {}, ...(spec.logging ? { logging: {} } : {}) },
+      // Every server honours logging/setLevel (the SDK keeps the level per session); see sendLog.
+      capabilities: { tools: {}, logging: {} },
       instructions: spec.instructions,
     },
   );
@@ -61,4 +60,12 @@ export function createMcpServer(spec: ServerSpec): McpServerHandle {
       return closing;
     },
   };
+}
+
+/**
+ * Sends a log message to the client unless it is below the level the client set with logging/setLevel.
+ * The SDK keeps that level per HTTP session: this passes the session, which `sendLoggingMessage` alone does not.
+ */
+export async function sendLog(server: Server, params: LoggingMessageNotification["params"]): Promise<void> {
+  await server.sendLoggingMessage(params, server.transport?.sessionId);
 }
