@@ -46,7 +46,19 @@ export async function serve(boot: BootFromArgs, options: ServeOptions = {}): Pro
   const { http, rest } = parsed;
   if (!http) return serveStdio(await boot(rest));
   const bootSession: BootServer = () => boot(rest);
-  const server = await serveHttp(bootSession, http);
+  let server;
+  try {
+    server = await serveHttp(bootSession, http);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.AddrInUse)) throw error;
+    const { hostname, port } = http.listen;
+    log.error(
+      error instanceof Deno.errors.AddrInUse
+        ? `Cannot listen on ${hostname}:${port}: the port is in use`
+        : `Cannot listen on ${hostname}:${port}: HTTP mode needs --allow-net=${hostname} (stdio does not)`,
+    );
+    Deno.exit(2);
+  }
   log.info(`MCP server listening on ${server.url}${http.stateless ? " (stateless)" : ""}`);
   if (!isLoopback(http.listen.hostname)) {
     log.info("Reachable from the network: every request needs the bearer token");
