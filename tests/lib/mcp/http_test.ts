@@ -7,6 +7,7 @@ import { createMcpServer } from "../../../lib/mcp/server.ts";
 import { Workspace } from "../../../lib/workspace/workspace.ts";
 import { httpRunArgs, spawnHttp } from "../../_support/http.ts";
 import { waitFor } from "../../_support/poll.ts";
+import { tempWorkspace } from "../../_support/workspace.ts";
 
 const INITIALIZE = JSON.stringify({
   jsonrpc: "2.0",
@@ -176,4 +177,31 @@ Deno.test("http: only /mcp is served", async () => {
   } finally {
     await server.close();
   }
+});
+
+Deno.test("http: a long tool's progress reaches the client on the request's SSE stream", async () => {
+  await using workspace = await tempWorkspace();
+  await using server = await spawnHttp("shell", {
+    cwd: workspace.path,
+    env: { MCP_WORKSPACE: workspace.path },
+  });
+  const { client } = await connectClient(server.url);
+  const messages: string[] = [];
+  // The command waits for a file the test writes once the first progress arrived: no guessed delay.
+  const result = await client.callTool(
+    {
+      name: "shell_run",
+      arguments: { command: "echo first; while [ ! -f go ]; do sleep 0.05; done; echo last", wait_s: 30 },
+    },
+    undefined,
+    {
+      onprogress: (progress) => {
+        messages.push(progress.message ?? "");
+        if (messages.length === 1) Deno.writeTextFileSync(workspace.join("go"), "");
+      },
+    },
+  );
+  assert.equal(messages[0], "first");
+  assert.match(JSON.stringify(result.content), /first\\nlast/);
+  await client.close();
 });
