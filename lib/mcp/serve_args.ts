@@ -8,11 +8,13 @@ export class UsageError extends Error {}
 export const TOKEN_ENV = "MCP_HTTP_TOKEN";
 /** Set to 1 (or true) for stateless HTTP, as `--stateless` does. */
 export const STATELESS_ENV = "MCP_HTTP_STATELESS";
+/** Seconds a session may sit without a request or an open stream before it is closed; 0 never. */
+export const SESSION_IDLE_ENV = "MCP_HTTP_SESSION_IDLE_S";
 
 /** The transport chosen, and the arguments left for the server itself. */
 export interface ServeArgs {
   /** Undefined for stdio. */
-  http?: { listen: ListenAddress; token?: string; stateless: boolean };
+  http?: { listen: ListenAddress; token?: string; stateless: boolean; sessionIdleMs?: number };
   rest: string[];
 }
 
@@ -48,5 +50,13 @@ export function parseServeArgs(args: readonly string[], env: Record<string, stri
         `"Authorization: Bearer <token>"), or listen on 127.0.0.1`,
     );
   }
-  return { http: { listen, token, stateless }, rest };
+  const idle = env[SESSION_IDLE_ENV];
+  if (idle !== undefined && !/^\d+$/.test(idle)) {
+    throw new UsageError(`${SESSION_IDLE_ENV} must be a whole number of seconds, not "${idle}"`);
+  }
+  const sessionIdleMs = idle === undefined ? undefined : Number(idle) * 1000;
+  return {
+    http: { listen, token, stateless, ...(sessionIdleMs === undefined ? {} : { sessionIdleMs }) },
+    rest,
+  };
 }

@@ -205,3 +205,23 @@ Deno.test("http: a long tool's progress reaches the client on the request's SSE 
   assert.match(JSON.stringify(result.content), /first\\nlast/);
   await client.close();
 });
+
+Deno.test("http: a session whose client vanished without DELETE is closed once idle, running its cleanup", async () => {
+  let closed = 0;
+  const server = await serveHttp(() =>
+    createMcpServer({
+      name: "hello",
+      instructions: "Counts its cleanups.",
+      tools: createTools({ workspace: Workspace.fromEnv() }),
+      cleanup: () => void closed++,
+    }), { listen: { hostname: "127.0.0.1", port: 0 }, sessionIdleMs: 100 });
+  try {
+    const { client } = await connectClient(server.url);
+    assert.equal((await client.listTools()).tools.length, 3);
+    await client.close(); // drops its streams, sends no DELETE
+    await waitFor("the idle session's cleanup", () => closed === 1);
+    assert.equal(server.sessionCount(), 0);
+  } finally {
+    await server.close();
+  }
+});

@@ -18,6 +18,9 @@ Deno.test("serve args: no flag is stdio; --http takes PORT or HOST:PORT, loopbac
   assert.throws(() => parseServeArgs(["--http", "99999"], {}), /expected PORT or HOST:PORT/);
   assert.throws(() => parseServeArgs(["--http"], {}), UsageError);
   assert.throws(() => parseServeArgs(["--stateless"], {}), /HTTP mode only/);
+  assert.equal(parseServeArgs(["--http=1"], { MCP_HTTP_SESSION_IDLE_S: "0" }).http?.sessionIdleMs, 0);
+  assert.equal(parseServeArgs(["--http=1"], { MCP_HTTP_SESSION_IDLE_S: "90" }).http?.sessionIdleMs, 90_000);
+  assert.throws(() => parseServeArgs(["--http=1"], { MCP_HTTP_SESSION_IDLE_S: "soon" }), /whole number/);
 });
 
 Deno.test("serve args: a non-loopback bind needs MCP_HTTP_TOKEN", () => {
