@@ -25,6 +25,7 @@ export {
   ErrorCode,
   JSONRPCMessageSchema,
   ListRootsRequestSchema,
+  ListRootsResultSchema,
   ListToolsRequestSchema,
   LoggingMessageNotificationSchema,
   McpError,

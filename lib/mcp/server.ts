@@ -1,5 +1,10 @@
 /** Builds an MCP server from a tool table: the shared shape every `mcp/<name>/server.ts` returns. */
-import { type LoggingMessageNotification, RootsListChangedNotificationSchema, Server } from "./sdk.ts";
+import {
+  ListRootsResultSchema,
+  type LoggingMessageNotification,
+  RootsListChangedNotificationSchema,
+  Server,
+} from "./sdk.ts";
 import { registerTools, type ToolDefinition } from "./tool.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { VERSION } from "../version.ts";
@@ -35,15 +40,28 @@ export function createMcpServer(spec: ServerSpec): McpServerHandle {
       instructions: spec.instructions,
     },
   );
-  registerTools(server, spec.name, spec.tools);
   const workspace = spec.workspace;
+  // The client's roots are asked for as part of the next tool call after initialize or roots/list_changed,
+  // not at once: over HTTP a request outside a call travels on a GET stream the client may not have opened
+  // yet, and would be lost. Tools wait for the answer (Workspace.ready, resolveInside) as before.
+  let rootsStale = false;
+  const markRootsStale = () => {
+    rootsStale = Boolean(server.getClientCapabilities()?.roots);
+  };
+  registerTools(server, spec.name, spec.tools, {
+    beforeCall(extra) {
+      if (!workspace || !rootsStale) return;
+      rootsStale = false;
+      workspace.adoptClientRoots(async () =>
+        (await extra.sendRequest({ method: "roots/list" }, ListRootsResultSchema)).roots.map((root) =>
+          root.uri
+        )
+      );
+    },
+  });
   if (workspace) {
-    const adoptRoots = () => {
-      if (!server.getClientCapabilities()?.roots) return;
-      workspace.adoptClientRoots(async () => (await server.listRoots()).roots.map((root) => root.uri));
-    };
-    server.oninitialized = adoptRoots;
-    server.setNotificationHandler(RootsListChangedNotificationSchema, adoptRoots);
+    server.oninitialized = markRootsStale;
+    server.setNotificationHandler(RootsListChangedNotificationSchema, markRootsStale);
   }
   let closing: Promise<void> | undefined;
   return {

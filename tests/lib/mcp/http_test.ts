@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { Client, StreamableHTTPClientTransport } from "../../../lib/mcp/sdk.ts";
+import { Client, ListRootsRequestSchema, StreamableHTTPClientTransport } from "../../../lib/mcp/sdk.ts";
+import { pathToFileURL } from "node:url";
 import { serveHttp } from "../../../lib/mcp/http.ts";
 import { createServer } from "../../../mcp/hello/server.ts";
 import { createTools } from "../../../mcp/hello/tools.ts";
@@ -221,6 +222,29 @@ Deno.test("http: a session whose client vanished without DELETE is closed once i
     await client.close(); // drops its streams, sends no DELETE
     await waitFor("the idle session's cleanup", () => closed === 1);
     assert.equal(server.sessionCount(), 0);
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("http: a client offering roots gets them adopted within the first call, not lost before its GET stream", async () => {
+  await using workspace = await tempWorkspace();
+  const server = await serveHttp(() => createServer({ workspace: new Workspace({ cwd: Deno.cwd() }) }), {
+    listen: { hostname: "127.0.0.1", port: 0 },
+  });
+  try {
+    const client = new Client({ name: "roots-test", version: "0.0.0" }, { capabilities: { roots: {} } });
+    client.setRequestHandler(
+      ListRootsRequestSchema,
+      () => ({ roots: [{ uri: pathToFileURL(workspace.path).href }] }),
+    );
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+    const result = await client.callTool({ name: "hello_whoami", arguments: {} }, undefined, {
+      timeout: 10_000,
+    });
+    const text = (result.content as { text: string }[])[0].text;
+    assert.deepEqual(JSON.parse(text).roots, [workspace.path]);
+    await client.close();
   } finally {
     await server.close();
   }
