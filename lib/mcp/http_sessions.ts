@@ -15,6 +15,9 @@ interface Session {
   /** Responses still streaming (a GET stream, a POST answer in progress). */
   openStreams: number;
   lastSeen: number;
+  /** Resolved while the client's GET stream is open: where requests outside a call must travel. */
+  getStream: PromiseWithResolvers<void>;
+  getStreamOpen: boolean;
 }
 
 /** The open sessions of one HTTP server. */
@@ -46,7 +49,14 @@ export class SessionTable {
     if (id === null) return await this.#open(request);
     const session = this.#sessions.get(id);
     if (!session) return jsonRpcError(404, "Session not found", false, -32001);
-    return this.#track(session, await session.transport.handleRequest(request));
+    const response = await session.transport.handleRequest(request);
+    if (request.method !== "GET" || !response.ok) return this.#track(session, response);
+    session.getStreamOpen = true;
+    session.getStream.resolve();
+    return this.#track(session, response, () => {
+      session.getStreamOpen = false;
+      session.getStream = Promise.withResolvers();
+    });
   }
 
   /** Closes every session, running each server's cleanup. */
@@ -63,6 +73,8 @@ export class SessionTable {
       handle,
       openStreams: 0,
       lastSeen: performance.now(),
+      getStream: Promise.withResolvers(),
+      getStreamOpen: false,
       transport: new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => crypto.randomUUID(),
         onsessioninitialized: (sessionId) => {
@@ -72,6 +84,15 @@ export class SessionTable {
       }),
     };
     const { transport } = session;
+    // The transport drops a request to the client outside a call (roots/list after initialize, say) when the
+    // client's GET stream is not open yet; it waits for that stream instead (its own timeout still applies).
+    const send = transport.send.bind(transport);
+    transport.send = async (message, options) => {
+      if (options?.relatedRequestId === undefined && "method" in message && "id" in message) {
+        while (!session.getStreamOpen) await session.getStream.promise;
+      }
+      return await send(message, options);
+    };
     transport.onclose = () => {
       // DELETE, shutdown, idleness or the server closing itself: the session's resources go with it.
       if (transport.sessionId) this.#sessions.delete(transport.sessionId);
@@ -86,12 +107,13 @@ export class SessionTable {
     return this.#track(session, response);
   }
 
-  #track(session: Session, response: Response): Response {
+  #track(session: Session, response: Response, onEnd?: () => void): Response {
     session.openStreams++;
     session.lastSeen = performance.now();
     return afterBody(response, () => {
       session.openStreams--;
       session.lastSeen = performance.now();
+      onEnd?.();
     });
   }
 

@@ -249,3 +249,25 @@ Deno.test("http: a client offering roots gets them adopted within the first call
     await server.close();
   }
 });
+
+Deno.test("http: a request to the client right after initialize waits for its GET stream instead of being lost", async () => {
+  const answers: unknown[] = [];
+  const server = await serveHttp(() => {
+    const handle = createServer({ workspace: Workspace.fromEnv() });
+    // The gateway does this: it tells its downstream servers at once, and they ask for the roots.
+    handle.server.oninitialized = () => {
+      handle.server.listRoots(undefined, { timeout: 10_000 }).then((result) => answers.push(result.roots));
+    };
+    return handle;
+  }, { listen: { hostname: "127.0.0.1", port: 0 } });
+  try {
+    const client = new Client({ name: "roots-test", version: "0.0.0" }, { capabilities: { roots: {} } });
+    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [{ uri: "file:///srv/project" }] }));
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+    await waitFor("the roots answer", () => answers.length === 1);
+    assert.deepEqual(answers, [[{ uri: "file:///srv/project" }]]);
+    await client.close();
+  } finally {
+    await server.close();
+  }
+});
