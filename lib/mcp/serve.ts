@@ -5,7 +5,7 @@
  */
 import { LineTransport } from "./line_transport.ts";
 import type { McpServerHandle } from "./server.ts";
-import { type BootServer, serveHttp } from "./http.ts";
+import type { BootServer } from "./http.ts";
 import { parseServeArgs, UsageError } from "./serve_args.ts";
 import { isLoopback } from "./http_guard.ts";
 import { platform } from "../platform/mod.ts";
@@ -48,6 +48,8 @@ export async function serve(boot: BootFromArgs, options: ServeOptions = {}): Pro
   const bootSession: BootServer = () => boot(rest);
   let server;
   try {
+    // Loaded only here: a stdio server starts without the HTTP transport's modules.
+    const { serveHttp } = await import("./http.ts");
     server = await serveHttp(bootSession, http);
   } catch (error) {
     if (!(error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.AddrInUse)) throw error;
