@@ -1,0 +1,9 @@
+/**
+ * template-mcp: the server `deno task new <name>` copies, renamed. Its one tool is a working example.
+ * Permissions: --allow-read (workspace roots), --allow-env (MCP_WORKSPACE, MCP_ALLOW_DIRS).
+ * @module
+ */
+import { serveStdio } from "../../lib/mcp/serve.ts";
+import { boot } from "./boot.ts";
+
+await serveStdio(boot());

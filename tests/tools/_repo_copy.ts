@@ -1,0 +1,40 @@
+/** A cheap, disposable copy of this repository for tests that generate into it: source only, ~1.5 MB. */
+import { cp } from "node:fs/promises";
+import { join } from "node:path";
+import { REPO_ROOT } from "../../tools/catalog.ts";
+import { type TempWorkspace, tempWorkspace } from "../_support/workspace.ts";
+
+/** What `deno task new`, its tests, fmt, lint, doctor and the gateway need; never tests/mcp/ or docs/. */
+const ENTRIES = [
+  "deno.json",
+  "deno.lock",
+  "lib",
+  "mcp",
+  "tools",
+  "templates",
+  "tests/_support",
+  ".continue",
+  "continue",
+  "skills",
+];
+
+/** A temp folder holding a copy of the repository's source; removed on dispose. */
+export async function repoCopy(): Promise<TempWorkspace> {
+  const copy = await tempWorkspace();
+  for (const entry of ENTRIES) {
+    await Deno.mkdir(join(copy.path, entry, ".."), { recursive: true });
+    await cp(join(REPO_ROOT, entry), join(copy.path, entry), { recursive: true });
+  }
+  return copy;
+}
+
+/** Every file under `root` (paths relative to it, `/`-separated) with its text: to prove nothing changed. */
+export async function snapshotTree(root: string, under = ""): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  for await (const entry of Deno.readDir(join(root, under))) {
+    const path = under ? `${under}/${entry.name}` : entry.name;
+    if (entry.isDirectory) { for (const [p, t] of await snapshotTree(root, path)) files.set(p, t); }
+    else if (entry.isFile) files.set(path, await Deno.readTextFile(join(root, path)));
+  }
+  return files;
+}
