@@ -16,6 +16,7 @@ const ENTRIES = [
   ".continue",
   "continue",
   "skills",
+  "README.md",
 ];
 
 /** A temp folder holding a copy of the repository's source; removed on dispose. */
