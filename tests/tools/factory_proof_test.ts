@@ -47,12 +47,15 @@ async function shellRun(shell: StdioConnection, command: string): Promise<string
   let text = await call("shell_run", { command, wait_s: 50, timeout_s: 300 });
   const running = /^job (\d+) running/.exec(text);
   if (running) {
-    const job_id = Number(running[1]);
+    const jobId = Number(running[1]);
     const deadline = performance.now() + 300_000;
     while (!/\bexit \d+ after/.test(text) && performance.now() < deadline) {
-      text = await call("shell_output", { job_id, wait_s: 50 });
+      text = await call("shell_output", { job_id: jobId, wait_s: 50 });
     }
-    text = `${/\bexit \d+ after[^\n]*/.exec(text)?.[0]}\n${await call("shell_output", { job_id, since: 0 })}`;
+    text = `${/\bexit \d+ after[^\n]*/.exec(text)?.[0]}\n${await call("shell_output", {
+      job_id: jobId,
+      since: 0,
+    })}`;
   }
   assert.match(text, /^(job \d+ )?exit 0 after/, `shell_run ${command.split("\n")[0]}\n${text}`);
   return text;
