@@ -117,8 +117,8 @@ export function wiringSteps(spec: ServerSpec): string[] {
     return [
       ...common,
       `wired behind the gateway: ${GATEWAY_CONFIG} has "${name}": { "builtin": "${name}" }.`,
-      "  Copy that entry into the config your gateway reads ($MCP_GATEWAY_CONFIG); it reloads on save.",
-      "  A compiled gateway-mcp embeds its builtins: re-run `deno task install` to get the new one.",
+      "  Copy that entry into the config your gateway reads ($MCP_GATEWAY_CONFIG), then restart the gateway:",
+      "  it reads its builtin table at start; a compiled gateway-mcp embeds it (re-run `deno task install`).",
       `  The agent reaches it with gateway_search, then gateway_call { "name": "${name}__<tool>" }.`,
     ];
   }
