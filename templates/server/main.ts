@@ -1,5 +1,5 @@
 /**
- * template-mcp: the server `deno task new <name>` copies, renamed. Its one tool is a working example.
+ * template-mcp: The template every new server starts from.
  * Permissions: --allow-read (workspace roots), --allow-env (MCP_WORKSPACE, MCP_ALLOW_DIRS).
  * @module
  */
