@@ -1,6 +1,7 @@
 /**
- * `deno task compile [--target T] [name...]`: `deno compile` every server (or the named ones) into
- * `dist/<name>-mcp[.exe]` with exactly its declared permissions. Needs the `denort` runtime: Deno downloads
+ * `deno task compile [--target T] [--list] [name...]`: `deno compile` every server (or the named ones) into
+ * `dist/<name>-mcp[.exe]` with exactly its declared permissions. The list is every `mcp/*\/server.json`, so
+ * a new server is compiled (and released) without editing anything; `--list` prints it and compiles nothing. Needs the `denort` runtime: Deno downloads
  * it, or takes the one `DENORT_BIN` points to.
  * @module
  */
@@ -38,7 +39,13 @@ if (import.meta.main) {
   const args = [...Deno.args];
   const targetAt = args.indexOf("--target");
   const target = targetAt >= 0 ? args.splice(targetAt, 2)[1] : undefined;
+  const listOnly = args.includes("--list");
+  if (listOnly) args.splice(args.indexOf("--list"), 1);
   const servers = listServers().filter((server) => args.length === 0 || args.includes(server.name));
+  if (listOnly) {
+    Deno.stdout.writeSync(new TextEncoder().encode(servers.map((server) => `${server.name}\n`).join("")));
+    Deno.exit(0);
+  }
   let failed = 0;
   for (const server of servers) {
     const output = join(REPO_ROOT, "dist", `${server.name}-mcp`);

@@ -116,6 +116,8 @@ Deno.test({
     // The checks the agent's work must pass, from outside: fmt, lint (the tests type-checked it), wiring.
     await shellRun(shell, `deno fmt --check mcp/${name} tests/mcp/${name} deno.json mcp/gateway`);
     await shellRun(shell, `deno lint mcp/${name} tests/mcp/${name}`);
+    // The release build runs `deno task compile`, whose list is every mcp/*/server.json.
+    assert.match(await shellRun(shell, "deno task compile --list"), new RegExp(`\\n${name}\\n`));
     const readme = await Deno.readTextFile(copy.join("README.md"));
     assert.match(readme, new RegExp(`\\*\\*${name}-mcp\\*\\* .*\`${name}_count\``));
     await assert.rejects(Deno.stat(copy.join(`.continue/mcpServers/${name}.yaml`)), Deno.errors.NotFound);
@@ -142,7 +144,7 @@ Deno.test({
       }) as CallToolResult;
       answer = textOf(result);
       return !result.isError;
-    }, 20_000);
+    }, 60_000);
     assert.equal(
       answer,
       "language    files  lines\nTypeScript      1      3\nSQL             1      1\ntotal           2      4",
