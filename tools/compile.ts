@@ -1,7 +1,9 @@
 /**
- * `deno task compile [--target T] [--allow-net[=HOSTS]] [name...]`: `deno compile` every server (or the
- * named ones) into `dist/<name>-mcp[.exe]` with exactly its declared permissions (plus network access only
- * when `--allow-net` asks for executables that can serve `--http`). Needs the `denort` runtime: Deno downloads
+ * `deno task compile [--target T] [--allow-net[=HOSTS]] [--list] [name...]`: `deno compile` every server (or
+ * the named ones) into `dist/<name>-mcp[.exe]` with exactly its declared permissions (plus network access only
+ * when `--allow-net` asks for executables that can serve `--http`). The list is every `mcp/*\/server.json`, so
+ * a new server is compiled (and released) without editing anything; `--list` prints it and compiles nothing.
+ * Needs the `denort` runtime: Deno downloads
  * it, or takes the one `DENORT_BIN` points to.
  * @module
  */
@@ -49,7 +51,13 @@ if (import.meta.main) {
   // `--allow-net[=HOSTS]`: executables that can also serve `--http` (127.0.0.1 is enough for loopback).
   const netAt = args.findIndex((arg) => arg === "--allow-net" || arg.startsWith("--allow-net="));
   const allowNet = netAt >= 0 ? args.splice(netAt, 1)[0].slice("--allow-net=".length) : undefined;
+  const listOnly = args.includes("--list");
+  if (listOnly) args.splice(args.indexOf("--list"), 1);
   const servers = listServers().filter((server) => args.length === 0 || args.includes(server.name));
+  if (listOnly) {
+    Deno.stdout.writeSync(new TextEncoder().encode(servers.map((server) => `${server.name}\n`).join("")));
+    Deno.exit(0);
+  }
   let failed = 0;
   for (const server of servers) {
     const output = join(REPO_ROOT, "dist", `${server.name}-mcp`);

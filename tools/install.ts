@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import { listServers, REPO_ROOT, type ServerEntry } from "./catalog.ts";
 import { compileServer } from "./compile.ts";
-import { blockYaml } from "./blocks.ts";
+import { blockYaml, directServers } from "./blocks.ts";
 import { platform } from "../lib/platform/mod.ts";
 import { BESIDE_NAME, bundledPath } from "../lib/ripgrep/locate.ts";
 
@@ -42,7 +42,7 @@ if (compiled) await copyRipgrepBeside();
 
 const blocks = join(workspace, ".continue", "mcpServers");
 await Deno.mkdir(blocks, { recursive: true });
-for (const server of listServers()) {
+for (const server of directServers()) {
   const file = join(blocks, `${server.name}.yaml`);
   await Deno.writeTextFile(file, blockYaml(server));
   say(`block     ${file}`);

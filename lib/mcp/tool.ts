@@ -139,10 +139,10 @@ export function registerTools(
   hooks: { beforeCall?: (extra: CallExtra) => void } = {},
 ): void {
   const byName = new Map<string, ToolDefinition>();
+  // Tool names allow no "-": the repo-map server's tools are repo_map_<verb>.
+  const prefix = `${serverName.replaceAll("-", "_")}_`;
   for (const tool of tools) {
-    if (!tool.name.startsWith(`${serverName}_`)) {
-      throw new Error(`Tool "${tool.name}" must start with "${serverName}_"`);
-    }
+    if (!tool.name.startsWith(prefix)) throw new Error(`Tool "${tool.name}" must start with "${prefix}"`);
     if (byName.has(tool.name)) throw new Error(`Tool "${tool.name}" is declared twice`);
     byName.set(tool.name, tool);
   }

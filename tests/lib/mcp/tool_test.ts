@@ -86,6 +86,19 @@ Deno.test("registerTools requires the server prefix", () => {
     () => createMcpServer({ name: "t", instructions: "", tools: [tool] }),
     /must start with "t_"/,
   );
+  // Tool names allow no "-": a dashed server's tools use "_" in its place.
+  assert.throws(
+    () => createMcpServer({ name: "other-x", instructions: "", tools: [tool] }),
+    /must start with "other_x_"/,
+  );
+  const dashed = defineTool({
+    name: "other_x_y",
+    description: "x",
+    input: {},
+    annotations: ANNOTATIONS,
+    run: () => "",
+  });
+  assert.ok(createMcpServer({ name: "other-x", instructions: "", tools: [dashed] }));
 });
 
 Deno.test("tools/list schemas are flat and carry no $schema", async () => {
