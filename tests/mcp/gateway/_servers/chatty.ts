@@ -5,7 +5,8 @@
  * client for roots/list and returns the URIs, one a line), `roots_changes` (how many
  * notifications/roots/list_changed arrived), `ask` (an elicitation; returns the client's answer as JSON or the
  * error), `asked` (how many elicitations it sent), `sample` (a sampling request; returns the reply's text or the error) and
- * `cancellations` (how many `progress` calls started and how many were cancelled).
+ * `cancellations` (how many `progress` calls started and how many were cancelled) and `capabilities` (the
+ * client capabilities the gateway declared to it, as JSON).
  * @module
  */
 import { LineTransport } from "../../../../lib/mcp/line_transport.ts";
@@ -31,6 +32,7 @@ const tools: Tool[] = [
   { name: "sample", description: "Ask the client's model", inputSchema: empty },
   { name: "roots", description: "Ask the client for its roots", inputSchema: empty },
   { name: "roots_changes", description: "Count roots/list_changed notifications", inputSchema: empty },
+  { name: "capabilities", description: "Show the client capabilities declared", inputSchema: empty },
   {
     name: "cancellations",
     description: "Count the progress calls started and cancelled",
@@ -100,6 +102,8 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       return text((await server.listRoots()).roots.map((root) => root.uri).join("\n"));
     case "roots_changes":
       return text(rootsChanges);
+    case "capabilities":
+      return text(JSON.stringify(server.getClientCapabilities() ?? {}));
     case "cancellations":
       return text(`${started} started, ${cancelled} cancelled`);
   }
