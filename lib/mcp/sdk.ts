@@ -25,6 +25,7 @@ export {
   LoggingMessageNotificationSchema,
   McpError,
   RootsListChangedNotificationSchema,
+  SetLevelRequestSchema,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
@@ -38,6 +39,7 @@ export type {
   Implementation,
   InitializeRequest,
   JSONRPCMessage,
+  LoggingLevel,
   LoggingMessageNotification,
   RequestId,
   Root,

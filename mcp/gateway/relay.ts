@@ -3,10 +3,12 @@ import { pathToFileURL } from "node:url";
 import type { McpServerHandle } from "../../lib/mcp/server.ts";
 import {
   ErrorCode,
+  type LoggingLevel,
   McpError,
   type RequestId,
   type Root,
   RootsListChangedNotificationSchema,
+  SetLevelRequestSchema,
 } from "../../lib/mcp/sdk.ts";
 import { log } from "../../lib/log.ts";
 import { KeyedLock } from "../../lib/sync/keyed_lock.ts";
@@ -14,8 +16,8 @@ import { supportsFormElicitation } from "./capabilities.ts";
 import { CALL_CEILING_MS, type Downstreams } from "./downstream.ts";
 
 /**
- * Relays downstream log messages upstream (the SDK drops those below the client's logging/setLevel),
- * answers downstream roots/list from the upstream client's roots (`workspaceRoots` if asking it fails), and
+ * Relays downstream log messages upstream, related to the call in flight on their server if any, and
+ * dropped below the client's logging/setLevel; answers downstream roots/list from the upstream client's roots (`workspaceRoots` if asking it fails), and
  * passes the upstream roots/list_changed down. Elicitation and sampling go to the upstream client when it
  * declared them (elicitations one at a time, in order), related to the upstream call that caused them, and
  * are cancelled with the downstream request; otherwise an elicitation is declined and a sampling request
@@ -39,7 +41,7 @@ export function relayUpstream(
     // Over Streamable HTTP this puts the request on the stream of the call that caused it.
     ...(origin === undefined ? {} : { relatedRequestId: origin }),
   });
-  downstreams.clientSide.onLog((message) => server.sendLoggingMessage(message).catch(() => {}));
+  relayLogs(downstreams, handle);
   const fallback: Root[] = workspaceRoots.map((path) => ({ uri: pathToFileURL(path).href }));
   downstreams.clientSide.answerRoots(async () => {
     await initialized.promise;
@@ -78,4 +80,35 @@ export function relayUpstream(
     },
   });
   server.setNotificationHandler(RootsListChangedNotificationSchema, () => void downstreams.rootsChanged());
+}
+
+/** RFC 5424 severities, least first, as MCP orders them. */
+const LEVELS: readonly LoggingLevel[] = [
+  "debug",
+  "info",
+  "notice",
+  "warning",
+  "error",
+  "critical",
+  "alert",
+  "emergency",
+];
+
+/**
+ * Downstream log messages go upstream at or above the client's logging/setLevel. The level is kept here,
+ * not by the SDK, since its sendLoggingMessage cannot relate a message to the call it belongs to.
+ */
+function relayLogs(downstreams: Downstreams, { server }: McpServerHandle): void {
+  let threshold = 0;
+  server.setRequestHandler(SetLevelRequestSchema, (request) => {
+    threshold = Math.max(0, LEVELS.indexOf(request.params.level));
+    return {};
+  });
+  downstreams.clientSide.onLog((message, origin) => {
+    if (LEVELS.indexOf(message.level) < threshold) return;
+    server.notification(
+      { method: "notifications/message", params: message },
+      origin === undefined ? {} : { relatedRequestId: origin },
+    ).catch(() => {});
+  });
 }

@@ -332,17 +332,19 @@ Deno.test("forwarding: an in-process builtin gets the upstream client's roots on
   assert.doesNotMatch(await listing({}), /upstream-marker/);
 });
 
-Deno.test("forwarding: questions and progress go upstream related to the tools/call that caused them", async () => {
+Deno.test("forwarding: questions, progress and logs go upstream related to the tools/call that caused them", async () => {
   await using upstream = await gatewayWith([scriptServer("chatty", "chatty.ts")], {}, askingClient);
   await upstream.call("chatty__ask");
   await upstream.call("chatty__sample");
   await upstream.call("chatty__progress", { count: 2 }, () => {});
-  const [ask, sample, progress] = upstream.callIds;
+  await upstream.call("chatty__log");
+  const [ask, sample, progress, log] = upstream.callIds;
   const related = (method: string) =>
     upstream.sent.filter((sent) => sent.method === method).map((sent) => sent.relatedRequestId);
   assert.deepEqual(related("elicitation/create"), [ask]);
   assert.deepEqual(related("sampling/createMessage"), [sample]);
   assert.deepEqual(related("notifications/progress"), [progress, progress]);
+  assert.deepEqual(related("notifications/message"), [log, log, log]);
 });
 
 Deno.test("forwarding: an elicitation hook answers before the client is asked; no match asks the client", async () => {
@@ -438,4 +440,30 @@ Deno.test("forwarding: the servers connect at the client's initialize, whose ans
   assert.match(instructions, /- hello — \S/);
   assert.match(instructions, /- chatty\b/);
   assert.doesNotMatch(instructions, /No servers|\(down\)/);
+});
+
+Deno.test("forwarding: a server whose declared capabilities change gets a new connection; others keep theirs", async () => {
+  await using downstreams = new Downstreams(
+    [scriptServer("chatty", "chatty.ts"), scriptServer("other", "chatty.ts", { env: { WHO: "other" } })],
+    { log: { info() {}, error() {} } },
+  );
+  await downstreams.start();
+  const declared = async (server: string) =>
+    JSON.parse(textOf(await downstreams.call(`${server}__capabilities`, {})));
+  assert.deepEqual(await declared("chatty"), {});
+  const first = downstreams.pidOf("chatty");
+  await downstreams.declare({ sampling: {} });
+  assert.deepEqual(await declared("chatty"), { sampling: {} });
+  const second = downstreams.pidOf("chatty");
+  assert.notEqual(second, first);
+  await downstreams.declare({ sampling: {} });
+  assert.equal(downstreams.pidOf("chatty"), second, "the same declaration keeps the connection");
+  const other = downstreams.pidOf("other");
+  // A hook added by a reload: the gateway now answers that server's elicitations itself.
+  await downstreams.reconfigure([
+    scriptServer("chatty", "chatty.ts", { elicitation: [{ match: /^Never$/, action: "decline" }] }),
+    scriptServer("other", "chatty.ts", { env: { WHO: "other" } }),
+  ]);
+  assert.deepEqual(await declared("chatty"), { elicitation: { form: {} }, sampling: {} });
+  assert.equal(downstreams.pidOf("other"), other);
 });
