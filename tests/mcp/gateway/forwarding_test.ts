@@ -467,3 +467,28 @@ Deno.test("forwarding: a server whose declared capabilities change gets a new co
   assert.deepEqual(await declared("chatty"), { elicitation: { form: {} }, sampling: {} });
   assert.equal(downstreams.pidOf("other"), other);
 });
+
+Deno.test("forwarding: a server that gives up on its question cancels the one asked upstream", async () => {
+  await using upstream = await gatewayWith(
+    [scriptServer("chatty", "chatty.ts")],
+    {},
+    (handle) => upstreamClient(handle, { elicitation: {} }),
+  );
+  // The SDK ignores a cancellation of request id 0 (`if (!requestId)`): the gateway's first question is answered.
+  await upstream.call("chatty__ask");
+  const cancelled = Promise.withResolvers<unknown>();
+  // The user never answers; the request's signal tells of the cancellation.
+  upstream.client.setRequestHandler(ElicitRequestSchema, (_, extra) =>
+    new Promise((resolve) => {
+      extra.signal.addEventListener("abort", () => {
+        cancelled.resolve(extra.signal.reason);
+        resolve({ action: "cancel" });
+      });
+    }));
+  assert.match(await upstream.call("chatty__ask_briefly"), /^error: .*timed out/i);
+  await cancelled.promise;
+  assert.deepEqual(
+    upstream.sent.filter((sent) => sent.method.startsWith("notifications/cancelled")),
+    [{ method: "notifications/cancelled", relatedRequestId: upstream.callIds[1] }],
+  );
+});
