@@ -90,6 +90,7 @@ export class Downstreams implements AsyncDisposable {
   /** The upstream client's capabilities: what each downstream connection may declare (capabilities.ts). */
   #upstream: ClientCapabilities = {};
   #started = false;
+  readonly #sharingLogged = new Set<string>();
   readonly #links = new Map<string, Link>();
   readonly #deps: Required<DownstreamDeps>;
   readonly #listeners = new Set<() => void>();
@@ -292,7 +293,10 @@ export class Downstreams implements AsyncDisposable {
       const group = groups.get(key);
       if (group) {
         group.push(config);
-        this.#deps.log.info(`MCP server "${config.name}" shares the connection of "${group[0].name}"`);
+        const sharing = `MCP server "${config.name}" shares the connection of "${group[0].name}"`;
+        // Grouping runs again at declare() and each reload: say it once.
+        if (!this.#sharingLogged.has(sharing)) this.#deps.log.info(sharing);
+        this.#sharingLogged.add(sharing);
       } else {
         groups.set(key, [config]);
       }
