@@ -37,7 +37,6 @@ export type {
   ElicitRequest,
   ElicitResult,
   Implementation,
-  InitializeRequest,
   JSONRPCMessage,
   LoggingLevel,
   LoggingMessageNotification,
