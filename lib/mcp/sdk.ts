@@ -30,6 +30,7 @@ export {
   LoggingMessageNotificationSchema,
   McpError,
   RootsListChangedNotificationSchema,
+  SetLevelRequestSchema,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
@@ -44,6 +45,7 @@ export type {
   JSONRPCMessage,
   LoggingLevel,
   LoggingMessageNotification,
+  RequestId,
   Root,
   ServerNotification,
   ServerRequest,

@@ -27,6 +27,8 @@ export interface ToolContext {
   progress(message: string, progress?: number, total?: number): void;
   /** Sends another server's progress on unchanged; set only when the client asked for progress. */
   relayProgress?: (update: ProgressUpdate) => void;
+  /** The JSON-RPC id of the client's tools/call: what a request sent on the call's behalf is related to. */
+  requestId?: string | number;
 }
 
 /** One progress notification's payload, without the token. */
@@ -177,6 +179,7 @@ export function registerTools(
     };
     return tool.call(request.params.arguments, {
       signal: extra.signal,
+      requestId: extra.requestId,
       progress(message, progress, total) {
         step = progress ?? step + 1;
         send({ progress: step, ...(total === undefined ? {} : { total }), message });
