@@ -9,10 +9,11 @@ import {
   ripgrepCacheFolder,
 } from "../../../lib/ripgrep/locate.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
+import { isWindows } from "../../../lib/platform/mod.ts";
 
 Deno.test({
   name: "executableFolders follows a symlink on PATH to the folder of the real executable",
-  ignore: Deno.build.os === "windows",
+  ignore: isWindows,
   async fn() {
     await using ws = await tempWorkspace({
       "release/bin/fs-mcp": "",
@@ -30,7 +31,7 @@ Deno.test({
 
 Deno.test({
   name: "a ripgrep beside the real executable is found when the server is invoked through a symlink",
-  ignore: Deno.build.os === "windows",
+  ignore: isWindows,
   async fn() {
     const rg = await bundledPath();
     assert.ok(rg, "npm:@vscode/ripgrep has a binary for this platform");
