@@ -1,5 +1,6 @@
 /**
- * `deno run -A tools/smoke.ts --bin DIR [--workspace DIR] [--via-symlinks]`: the release smoke test. Starts
+ * `deno run -A tools/smoke.ts --bin DIR [--workspace DIR] [--via-symlinks] [--server NAME...]`: the release
+ * smoke test. Starts
  * every installed `<name>-mcp` in DIR the way Continue would, with no Deno and no ripgrep on its PATH and an
  * empty cache folder, and checks `initialize`, `tools/list` and the server's smoke call. `--via-symlinks`
  * starts each through a symlink in another folder, as a user linking into `~/.local/bin` would.
@@ -121,16 +122,22 @@ if (import.meta.main) {
   };
   const bin = take("--bin");
   const workspace = take("--workspace") ?? Deno.cwd();
+  const only: string[] = [];
+  for (let name = take("--server"); name; name = take("--server")) only.push(name);
   const viaSymlinks = args.includes("--via-symlinks");
   const unknown = args.filter((arg) => arg !== "--via-symlinks");
+  const servers = listServers().filter((server) => only.length === 0 || only.includes(server.name));
+  if (servers.length < only.length) {
+    unknown.push(...only.filter((name) => !servers.some((s) => s.name === name)));
+  }
   if (!bin || unknown.length) {
     throw new Error(
-      `Usage: smoke.ts --bin DIR [--workspace DIR] [--via-symlinks]${
+      `Usage: smoke.ts --bin DIR [--workspace DIR] [--via-symlinks] [--server NAME...]${
         unknown.length ? ` (unknown: ${unknown.join(" ")})` : ""
       }`,
     );
   }
-  const results = await smokeInstalled({ bin, workspace, viaSymlinks });
+  const results = await smokeInstalled({ bin, workspace, viaSymlinks, servers });
   const write = (line: string) => Deno.stdout.writeSync(new TextEncoder().encode(`${line}\n`));
   for (const result of results) {
     write(`${result.ok ? "ok  " : "FAIL"} ${result.name.padEnd(12)} ${result.detail}`);
