@@ -11,21 +11,25 @@ import { compileServer } from "./compile.ts";
 import { blockYaml } from "./blocks.ts";
 import { platform } from "../lib/platform/mod.ts";
 import { BESIDE_NAME, bundledPath } from "../lib/ripgrep/locate.ts";
+import { defaultBinFolder, moveWrapper, replaceFile } from "./install_files.ts";
 
 const encoder = new TextEncoder();
 const say = (line: string) => Deno.stdout.writeSync(encoder.encode(`${line}\n`));
 
 const flags = parseFlags(Deno.args);
-const home = Deno.env.get("HOME") ?? Deno.env.get("USERPROFILE") ?? ".";
-const bin = flags.bin ?? join(Deno.env.get("DENO_INSTALL_ROOT") ?? join(home, ".deno"), "bin");
+await Deno.mkdir(flags.bin ?? defaultBinFolder(Deno.env.toObject()), { recursive: true });
+// Absolute: the block files name each server by this path.
+const bin = await Deno.realPath(flags.bin ?? defaultBinFolder(Deno.env.toObject()));
 const workspace = flags.workspace ?? Deno.cwd();
-await Deno.mkdir(bin, { recursive: true });
+/** Absolute path of each installed server, for its block file. */
+const commands = new Map<string, string>();
 
 let compiled = !flags.wrappers;
 for (const server of listServers()) {
   const target = join(bin, `${server.name}-mcp${platform.exeSuffix}`);
   if (compiled && await compileInto(server, target)) {
     say(`compiled  ${target}`);
+    commands.set(server.name, target);
     continue;
   }
   if (compiled) {
@@ -34,8 +38,11 @@ for (const server of listServers()) {
       "deno compile is unavailable here (its denort runtime cannot be downloaded; set DENORT_BIN to a local one): installing wrappers instead",
     );
   }
-  await installWrapper(server.name, server.permissions, server.entry);
-  say(`wrapper   ${join(bin, `${server.name}-mcp`)} (deno install --global)`);
+  const wrappers = await installWrapper(server.name, server.permissions, server.entry);
+  // On Windows `deno install` writes a `.cmd` beside the sh script: that is the one Windows can start.
+  const wrapper = wrappers.find((path) => path.endsWith(".cmd")) ?? wrappers[0];
+  say(`wrapper   ${wrapper} (deno install --global)`);
+  commands.set(server.name, wrapper);
 }
 
 if (compiled) await copyRipgrepBeside();
@@ -44,7 +51,7 @@ const blocks = join(workspace, ".continue", "mcpServers");
 await Deno.mkdir(blocks, { recursive: true });
 for (const server of listServers()) {
   const file = join(blocks, `${server.name}.yaml`);
-  await Deno.writeTextFile(file, blockYaml(server));
+  await Deno.writeTextFile(file, blockYaml(server, commands.get(server.name)));
   say(`block     ${file}`);
 }
 await copyRules(join(REPO_ROOT, "continue", "rules"), join(workspace, ".continue", "rules"));
@@ -56,8 +63,7 @@ async function compileInto(server: ServerEntry, target: string): Promise<boolean
   try {
     const output = join(temp, `${server.name}-mcp${platform.exeSuffix}`);
     if (!await compileServer(server, { output })) return false;
-    await Deno.copyFile(output, target);
-    await Deno.chmod(target, 0o755).catch(() => {});
+    await replaceFile(output, target);
     return true;
   } finally {
     await Deno.remove(temp, { recursive: true });
@@ -72,12 +78,25 @@ async function copyRipgrepBeside(): Promise<void> {
   const bundled = await bundledPath();
   if (!bundled) return;
   const target = join(bin, BESIDE_NAME);
-  await Deno.copyFile(bundled, target);
-  await Deno.chmod(target, 0o755).catch(() => {});
+  await replaceFile(bundled, target);
   say(`ripgrep   ${target}`);
 }
 
-async function installWrapper(name: string, permissions: string[], entry: string): Promise<void> {
+/**
+ * `deno install --global` into a scratch root inside the bin folder (Deno always adds `/bin` to its root),
+ * then moved into the bin folder itself. Returns the wrapper scripts' paths.
+ */
+async function installWrapper(name: string, permissions: string[], entry: string): Promise<string[]> {
+  const root = await Deno.makeTempDir({ dir: bin, prefix: ".continue-mcp-install-" });
+  try {
+    await denoInstall(root, name, permissions, entry);
+    return await moveWrapper(root, `${name}-mcp`, bin);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+}
+
+async function denoInstall(root: string, name: string, permissions: string[], entry: string): Promise<void> {
   const { success } = await new Deno.Command(Deno.execPath(), {
     args: [
       "install",
@@ -85,7 +104,7 @@ async function installWrapper(name: string, permissions: string[], entry: string
       "--force",
       "--quiet",
       "--root",
-      platform.path.dirname(bin),
+      root,
       "--name",
       `${name}-mcp`,
       "--no-prompt",
