@@ -2,7 +2,8 @@
  * Release archives, one per target, built the same way on every runner and in the installer tests:
  *
  * - `package.ts stage --target T --out DIR [--rg FILE] [--deno-run]`: DIR/continue-mcp/ holding `bin/` (every
- *   `<name>-mcp`, compiled for T, plus ripgrep as `continue-mcp-rg`) and `continue/` (the Continue block
+ *   `<name>-mcp`, compiled for T, plus ripgrep as `continue-mcp-rg`, which servers find beside their real
+ *   path) and `continue/` (the Continue block
  *   files and rules). `--deno-run` writes `deno run` wrapper scripts instead of compiling (tests, where
  *   `deno compile` cannot download its runtime).
  * - `package.ts archive --stage DIR --target T --out OUT`: OUT/continue-mcp-T.tar.gz (.zip for Windows),
@@ -53,8 +54,13 @@ export async function stageRelease(options: {
     }
     await Deno.writeTextFile(join(blocks, `${server.name}.yaml`), blockYaml(server));
   }
-  const rg = options.rg ?? (options.denoRun ? await bundledPath() : null);
-  if (!rg) throw new Error(`No ripgrep for ${options.target}: pass --rg FILE`);
+  // Built natively (as the release workflow does, one runner per target), npm:@vscode/ripgrep holds the
+  // target's ripgrep; a cross build needs it passed in.
+  const native = options.denoRun || options.target === Deno.build.target;
+  const rg = options.rg ?? (native ? await bundledPath() : null);
+  if (!rg) {
+    throw new Error(`No ripgrep for ${options.target} on this ${Deno.build.target} host: pass --rg FILE`);
+  }
   const rgTarget = join(bin, `continue-mcp-rg${exe}`);
   await Deno.copyFile(rg, rgTarget);
   await Deno.chmod(rgTarget, 0o755).catch(() => {});

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { defaultBinFolder, replaceFile } from "../../tools/install_files.ts";
 import { listServers, REPO_ROOT } from "../../tools/catalog.ts";
 import { inspectServer } from "../../tools/inspect.ts";
-import { isWindows } from "../../lib/platform/mod.ts";
+import { isWindows, os } from "../../lib/platform/mod.ts";
 import { tempWorkspace } from "../_support/workspace.ts";
 
 Deno.test("the default bin folder never doubles a bin DENO_INSTALL_ROOT already ends in", () => {
@@ -26,8 +26,10 @@ Deno.test({
     await Deno.chmod(target, 0o755);
     const running = new Deno.Command(target, { args: ["60"] }).spawn();
     try {
-      // What the installer did before: writing into the running file.
-      await assert.rejects(Deno.copyFile(ws.join("new-version"), target), /Text file busy/);
+      // What the installer did before: writing into the running file (Linux refuses; macOS lets it corrupt).
+      if (os === "linux") {
+        await assert.rejects(Deno.copyFile(ws.join("new-version"), target), /Text file busy/);
+      }
       await replaceFile(ws.join("new-version"), target);
       const { stdout } = await new Deno.Command(target, { stdout: "piped" }).output();
       assert.equal(new TextDecoder().decode(stdout), "new\n");

@@ -11,12 +11,12 @@ Deno.test("archive names carry the target, never the version", () => {
 });
 
 Deno.test({
-  name: "checksumLines writes what sha256sum writes, for every file but SHA256SUMS",
+  name: "checksumLines writes what sha256sum (shasum -a 256) writes, for every file but SHA256SUMS",
   ignore: isWindows,
   async fn() {
     await using ws = await tempWorkspace({ "b.zip": "bee", "a.tar.gz": "ay", "SHA256SUMS": "old" });
-    const { stdout } = await new Deno.Command("sha256sum", {
-      args: ["a.tar.gz", "b.zip"],
+    const { stdout } = await new Deno.Command("shasum", {
+      args: ["-a", "256", "a.tar.gz", "b.zip"],
       cwd: ws.path,
       stdout: "piped",
     })
