@@ -2,7 +2,9 @@
  * `deno task install [--bin DIR] [--workspace DIR] [--wrappers]`: puts every server on a bin folder as
  * `<name>-mcp` and wires it into a workspace's Continue config. Compiles standalone executables when the
  * `denort` runtime can be had (downloaded, or `DENORT_BIN`); otherwise installs `deno install --global`
- * wrappers with the same names and permissions. Says which it did.
+ * wrappers with the same names and permissions, moved into the bin folder itself. Says which it did.
+ * Files are replaced by rename, so reinstalling works while Continue runs the servers; the block files name
+ * each server by absolute path (Continue may not see the shell's PATH).
  * @module
  */
 import { join } from "node:path";

@@ -1,6 +1,8 @@
 /**
  * Which ripgrep the search and fs servers run: `RG_PATH`, else the binary shipped in `npm:@vscode/ripgrep`
- * (no install step), else the copy `deno task install` puts beside compiled executables, else `rg` on PATH.
+ * (no install step; a compiled server copies it out to a cache folder), else the `continue-mcp-rg` the release
+ * archives and `deno task install` put beside compiled executables (found through a symlink too), else `rg`
+ * on PATH.
  * @module
  */
 import { tmpdir } from "node:os";
