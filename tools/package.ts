@@ -100,7 +100,15 @@ export async function archiveRelease(
   const args = isWindowsTarget(options.target)
     ? ["-a", "-c", "-f", archive, "-C", options.stage, ARCHIVE_ROOT]
     : ["-c", "-z", "-f", archive, "-C", options.stage, ARCHIVE_ROOT];
-  const { success, stderr } = await new Deno.Command("tar", { args, stderr: "piped" }).output();
+  // Windows' own tar.exe is bsdtar; a Git-for-Windows GNU tar earlier on PATH cannot write zip.
+  const systemRoot = Deno.env.get("SystemRoot");
+  const tar = isWindowsTarget(options.target) && systemRoot ? join(systemRoot, "System32", "tar.exe") : "tar";
+  const { success, stderr } = await new Deno.Command(tar, {
+    args,
+    // macOS tar would add `._name` AppleDouble files carrying extended attributes.
+    env: { COPYFILE_DISABLE: "1" },
+    stderr: "piped",
+  }).output();
   if (!success) throw new Error(`tar failed: ${new TextDecoder().decode(stderr)}`);
   return archive;
 }
