@@ -9,6 +9,7 @@ import { inspectServer } from "./inspect.ts";
 import { listTokens } from "./tokens.ts";
 import { findExternals } from "./externals.ts";
 import { gatewayHealth } from "./gateway_health.ts";
+import { warmCache } from "./warm_cache.ts";
 
 const encoder = new TextEncoder();
 const print = (line = "") => Deno.stdout.writeSync(encoder.encode(`${line}\n`));
@@ -16,6 +17,10 @@ const print = (line = "") => Deno.stdout.writeSync(encoder.encode(`${line}\n`));
 const cwd = Deno.cwd();
 const rows: string[][] = [["server", "status", "tools", "tokens", "startup", "smoke call"]];
 const failures: string[] = [];
+// Fetch every server's modules now, once, so that each later start (and the installed wrappers, which
+// run with --cached-only) needs no network.
+const cache = await warmCache(listServers());
+if (!cache.ok) failures.push(`module cache: ${cache.error}`);
 for (const server of listServers()) {
   const seen = await inspectServer(server, { cwd });
   const smoke = seen.smoke ? `${seen.smoke.tool} → ${oneLine(seen.smoke.text)}` : "-";

@@ -91,7 +91,11 @@ async function copyRipgrepBeside(): Promise<void> {
 async function installWrapper(name: string, permissions: string[], entry: string): Promise<string[]> {
   const root = await Deno.makeTempDir({ dir: bin, prefix: ".continue-mcp-install-" });
   try {
-    await denoInstall(root, name, permissions, entry);
+    // Twice: the first run fetches what the wrapper needs into Deno's cache; the second writes the wrapper
+    // with --cached-only, so it starts offline and never fetches npm metadata at start.
+    for (const cachedOnly of [[], ["--cached-only"]]) {
+      await denoInstall(root, name, [...permissions, ...cachedOnly], entry);
+    }
     return await moveWrapper(root, `${name}-mcp`, bin);
   } finally {
     await Deno.remove(root, { recursive: true });

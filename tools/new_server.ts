@@ -16,10 +16,10 @@ export function scaffold(name: string, summary: string): Record<string, string> 
  * Permissions: --allow-read (workspace roots), --allow-env (MCP_WORKSPACE, MCP_ALLOW_DIRS).
  * @module
  */
-import { serveStdio } from "../../lib/mcp/serve.ts";
+import { serve } from "../../lib/mcp/serve.ts";
 import { boot } from "./boot.ts";
 
-await serveStdio(boot());
+await serve(boot);
 `,
     [`mcp/${name}/boot.ts`]:
       `/** Builds the ${name} server from env: for its stdio entry and the gateway's in-process hosting. */

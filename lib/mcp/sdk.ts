@@ -8,6 +8,10 @@
 export { Server } from "@modelcontextprotocol/sdk/server/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/index"
 export { Client } from "@modelcontextprotocol/sdk/client/index.js";
+// @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
+export { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+// @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
+export { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
 export { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 // @ts-types="@modelcontextprotocol/sdk/inMemory"
@@ -21,6 +25,7 @@ export {
   ErrorCode,
   JSONRPCMessageSchema,
   ListRootsRequestSchema,
+  ListRootsResultSchema,
   ListToolsRequestSchema,
   LoggingMessageNotificationSchema,
   McpError,
@@ -37,6 +42,7 @@ export type {
   ElicitResult,
   Implementation,
   JSONRPCMessage,
+  LoggingLevel,
   LoggingMessageNotification,
   Root,
   ServerNotification,

@@ -7,7 +7,10 @@ import {
   CallToolRequestSchema,
   type CallToolResult,
   ListToolsRequestSchema,
+  type RequestHandlerExtra,
   type Server,
+  type ServerNotification,
+  type ServerRequest,
   type Tool,
   type ToolAnnotations,
 } from "./sdk.ts";
@@ -124,8 +127,17 @@ export function defineTool<I extends Shape, O extends Shape>(
   };
 }
 
+/** What a tools/call handler receives from the SDK besides the request. */
+export type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
 /** Serves `tools` on `server`: tools/list with flat schemas, tools/call with rendered results and errors. */
-export function registerTools(server: Server, serverName: string, tools: readonly ToolDefinition[]): void {
+export function registerTools(
+  server: Server,
+  serverName: string,
+  tools: readonly ToolDefinition[],
+  /** `beforeCall` runs first in every call (the workspace asks for the client's roots there). */
+  hooks: { beforeCall?: (extra: CallExtra) => void } = {},
+): void {
   const byName = new Map<string, ToolDefinition>();
   for (const tool of tools) {
     if (!tool.name.startsWith(`${serverName}_`)) {
@@ -145,6 +157,7 @@ export function registerTools(server: Server, serverName: string, tools: readonl
     })),
   }));
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+    hooks.beforeCall?.(extra);
     const tool = byName.get(request.params.name);
     if (!tool) {
       const names = [...byName.keys()].join(", ");

@@ -5,6 +5,9 @@
  */
 import { posixPaths, posixProcess } from "./posix.ts";
 import { windowsPaths, windowsProcess } from "./windows.ts";
+import type { OwnedTree } from "./windows_job.ts";
+
+export type { OwnedTree };
 
 /** The OS we run on, as Deno names it. */
 export const os: typeof Deno.build.os = Deno.build.os;
@@ -22,3 +25,14 @@ export function toSlashes(path: string): string {
 
 /** The process rules of this OS: shells, their argv, how a process tree is killed. */
 export const processRules: typeof posixProcess = isWindows ? windowsProcess : posixProcess;
+
+/** FFI to kernel32: loaded on Windows only. */
+const windowsJobs = isWindows ? await import("./windows_job.ts") : null;
+
+/**
+ * Puts the just-spawned process `pid`, and what it starts from now on, in a Job Object we own (Windows, with
+ * `--allow-ffi`); null elsewhere, where process groups do that job. Call it in the turn that spawned `pid`.
+ */
+export function ownProcessTree(pid: number): OwnedTree | null {
+  return windowsJobs?.ownProcessTree(pid) ?? null;
+}

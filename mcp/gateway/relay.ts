@@ -1,6 +1,6 @@
 /** What flows between the upstream client and the downstream servers besides calls: logs, roots, questions. */
 import { pathToFileURL } from "node:url";
-import type { McpServerHandle } from "../../lib/mcp/server.ts";
+import { type McpServerHandle, sendLog } from "../../lib/mcp/server.ts";
 import { ErrorCode, McpError, type Root, RootsListChangedNotificationSchema } from "../../lib/mcp/sdk.ts";
 import { log } from "../../lib/log.ts";
 import { KeyedLock } from "../../lib/sync/keyed_lock.ts";
@@ -22,7 +22,7 @@ export function relayUpstream(
 ): void {
   const { server } = handle;
   const queue = new KeyedLock();
-  downstreams.clientSide.onLog((message) => server.sendLoggingMessage(message).catch(() => {}));
+  downstreams.clientSide.onLog((message) => sendLog(server, message).catch(() => {}));
   const fallback: Root[] = workspaceRoots.map((path) => ({ uri: pathToFileURL(path).href }));
   downstreams.clientSide.answerRoots(async () =>
     server.getClientCapabilities()?.roots ? (await server.listRoots()).roots : fallback
