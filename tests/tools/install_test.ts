@@ -53,40 +53,48 @@ async function install(args: string[], env: Record<string, string>) {
   return { code, out: new TextDecoder().decode(stdout) + new TextDecoder().decode(stderr) };
 }
 
-function baseEnv(home: string): Record<string, string> {
-  const keep = ["PATH", "DENO_DIR", "XDG_CACHE_HOME", "SystemRoot", "TEMP", "TMP"];
+async function baseEnv(home: string): Promise<Record<string, string>> {
+  const keep = ["PATH", "SystemRoot", "TEMP", "TMP", "LOCALAPPDATA", "APPDATA", "PATHEXT", "ComSpec"];
   const env: Record<string, string> = { HOME: home, USERPROFILE: home };
   for (const name of keep) {
     const value = Deno.env.get(name);
     if (value) env[name] = value;
   }
-  // The wrappers resolve npm packages from the same cache the suite uses.
-  env.DENO_DIR ??= join(Deno.env.get("HOME") ?? "", ".cache", "deno");
+  // The wrappers resolve npm packages from the same cache the suite uses, wherever HOME points.
+  const { stdout } = await new Deno.Command(Deno.execPath(), { args: ["info", "--json"], stdout: "piped" })
+    .output();
+  env.DENO_DIR = JSON.parse(new TextDecoder().decode(stdout)).denoDir;
   return env;
 }
 
+/** The wrapper Continue starts: `deno install` writes a `.cmd` on Windows. */
+const wrapperName = (server: string) => `${server}-mcp${isWindows ? ".cmd" : ""}`;
+const escapeRegExp = (text: string) => text.replaceAll(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 Deno.test({
   name: "install --wrappers --bin DIR puts the wrappers in DIR and the blocks name them by absolute path",
-  ignore: isWindows,
   async fn() {
     await using ws = await tempWorkspace({ "project/": "" });
     const bin = ws.join("tools");
-    const run = await install(["--bin", bin, "--workspace", ws.join("project")], baseEnv(ws.path));
+    const run = await install(["--bin", bin, "--workspace", ws.join("project")], await baseEnv(ws.path));
     assert.equal(run.code, 0, run.out);
-    const names = [...Deno.readDirSync(bin)].filter((entry) => entry.isFile).map((entry) => entry.name)
-      .sort();
-    assert.deepEqual(names, listServers().map((server) => `${server.name}-mcp`).sort());
+    const names = [...Deno.readDirSync(bin)].filter((entry) => entry.isFile).map((entry) => entry.name);
+    for (const server of listServers()) assert.ok(names.includes(wrapperName(server.name)), server.name);
     // Before: `deno install --root <parent of DIR>` put them in <parent>/bin.
     await assert.rejects(Deno.stat(ws.join("bin")));
     for (const server of listServers()) {
       const block = await Deno.readTextFile(
         ws.join("project", ".continue", "mcpServers", `${server.name}.yaml`),
       );
-      assert.match(block, new RegExp(`^    command: "${join(bin, `${server.name}-mcp`)}"$`, "m"));
+      const command = JSON.stringify(join(bin, wrapperName(server.name)));
+      assert.match(block, new RegExp(`^    command: ${escapeRegExp(command)}$`, "m"));
     }
     // The moved wrapper still finds the config Deno wrote for it.
     const hello = listServers().find((server) => server.name === "hello")!;
-    const seen = await inspectServer(hello, { cwd: ws.join("project"), command: join(bin, "hello-mcp") });
+    const seen = await inspectServer(hello, {
+      cwd: ws.join("project"),
+      command: join(bin, wrapperName("hello")),
+    });
     assert.ok(seen.ok, seen.error);
     assert.equal(seen.smoke?.text, "pong");
   },
@@ -98,7 +106,7 @@ Deno.test({
   async fn() {
     await using ws = await tempWorkspace({ "root/bin/": "", "project/": "" });
     const run = await install(["--workspace", ws.join("project")], {
-      ...baseEnv(ws.path),
+      ...await baseEnv(ws.path),
       DENO_INSTALL_ROOT: ws.join("root", "bin"),
     });
     assert.equal(run.code, 0, run.out);
