@@ -126,7 +126,7 @@ export function localConfig(apiBase: string): string {
  * The environment of a sealed run: a throwaway HOME (no user config, sessions or hub login), Deno's real
  * cache (the servers must not re-download), the Node network guard, and proxies to a dead loopback port.
  */
-async function sealedEnv(home: string, refusedLog: string): Promise<Record<string, string>> {
+export async function sealedEnv(home: string, refusedLog: string): Promise<Record<string, string>> {
   const deadProxy = `http://127.0.0.1:${deadPort()}`;
   const noProxy = "127.0.0.1,localhost,::1";
   return {
@@ -169,4 +169,10 @@ export const GUARD_PATH: string = fileURLToPath(GUARD);
 
 function decode(bytes: Uint8Array): string {
   return new TextDecoder().decode(bytes);
+}
+
+// `deno task e2e` installs cn first, so the test modules running in parallel never race to install it.
+if (import.meta.main) {
+  const entry = await ensureCn();
+  Deno.stdout.writeSync(new TextEncoder().encode(`e2e: @continuedev/cli ${CN_VERSION} at ${entry}\n`));
 }

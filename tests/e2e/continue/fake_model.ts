@@ -9,8 +9,8 @@
 export interface ChatMessage {
   role: string;
   content?: unknown;
-  tool_calls?: { id: string; type: string; function: { name: string; arguments: string } }[];
-  tool_call_id?: string;
+  "tool_calls"?: { id: string; type: string; function: { name: string; arguments: string } }[];
+  "tool_call_id"?: string;
 }
 
 /** One entry of the request's `tools[]`. */

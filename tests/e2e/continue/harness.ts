@@ -11,6 +11,8 @@ import { type FixtureEntry, tempWorkspace } from "../../_support/workspace.ts";
 import { type CnResult, runCn } from "./cn.ts";
 import { type ChatRequest, type Exchange, type Reply, type Script, startFakeModel } from "./fake_model.ts";
 
+export type { Exchange, Reply };
+
 /** The repository's ready-to-copy block files. */
 export const BLOCKS_DIR: string = join(REPO_ROOT, ".continue", "mcpServers");
 
@@ -50,7 +52,8 @@ export function installServers(): Promise<Installed> {
 export interface Scenario {
   /** Block files passed as `--mcp ./.continue/mcpServers/<name>.yaml`, in this order. */
   servers: string[];
-  script: Script;
+  /** The fake model's script; it also gets the workspace path (to change files between turns). */
+  script: (exchanges: readonly Exchange[], workspace: string) => Reply;
   /** Fixture files of the workspace. */
   files?: Record<string, FixtureEntry>;
   /** More cn arguments (`--exclude`, `--auto`). */
@@ -80,7 +83,7 @@ export async function runScenario(scenario: Scenario): Promise<ScenarioRun> {
         workspace.join(".continue", "mcpServers", `${name}.yaml`),
       );
     }
-    await using model = startFakeModel(scenario.script);
+    await using model = startFakeModel((exchanges) => scenario.script(exchanges, workspace.path));
     const cn = await runCn({
       cwd: workspace.path,
       apiBase: model.apiBase,

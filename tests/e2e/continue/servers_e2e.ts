@@ -17,6 +17,8 @@ Deno.test("cn + hello.yaml: hello_echo returns the text the model sent", async (
     script: calls({ call: "hello_echo", arguments: { text } }),
   });
   assert.match(onlyExchange(run).result, new RegExp(text));
+  // cn's start-up version check went for api.continue.dev and the guard refused it: the seal was on.
+  assert.ok(run.cn.refused.includes("api.continue.dev"), `refused: ${run.cn.refused.join(", ")}`);
 });
 
 Deno.test("cn + shell.yaml: shell_run runs the command in the workspace", async () => {
