@@ -2,10 +2,11 @@
  * One e2e scenario: the servers installed as a user installs them (`deno task install --wrappers`), the
  * repository's own block files copied into a fixture workspace, the real `cn` pointed at a scripted fake
  * model, and the checks every scenario shares (exit 0, each tool result back in the next request).
+ * `E2E_SHOW_EXCHANGES=1` prints each scenario's calls and results.
  * @module
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 import { REPO_ROOT } from "../../../tools/catalog.ts";
 import { type FixtureEntry, tempWorkspace } from "../../_support/workspace.ts";
 import { type CnResult, runCn } from "./cn.ts";
@@ -91,14 +92,17 @@ export async function runScenario(scenario: Scenario): Promise<ScenarioRun> {
         ...scenario.servers.flatMap((name) => ["--mcp", `./.continue/mcpServers/${name}.yaml`]),
         ...scenario.args ?? [],
       ],
-      path: scenario.path ? `${scenario.path}:${bin}` : bin,
+      path: scenario.path ? `${scenario.path}${delimiter}${bin}` : bin,
       env: scenario.env,
     });
+    if (Deno.env.get("E2E_SHOW_EXCHANGES")) {
+      Deno.stderr.writeSync(new TextEncoder().encode(`${JSON.stringify(model.exchanges, null, 1)}\n`));
+    }
     const context = `cn exit ${cn.code}\nstdout:\n${cn.stdout}\nstderr:\n${cn.stderr.slice(-4000)}`;
     assert.deepEqual(model.problems, [], context);
     assert.equal(cn.code, 0, context);
-    // A refused or unknown tool call also ends cn with exit 0 and no follow-up: every call's result must
-    // have come back in a later request.
+    // A call cn refuses (an "ask" tool in headless mode) ends it with exit 0 and no follow-up: every call's
+    // result must have come back in a later request.
     assert.equal(model.exchanges.length, model.calls.length, `calls without a result\n${context}`);
     return {
       workspace: workspace.path,
@@ -123,9 +127,6 @@ export function calls(...steps: { call: string; arguments?: Record<string, unkno
 
 /** The one exchange of a single-call scenario, with the final text printed by cn. */
 export function onlyExchange(run: ScenarioRun): Exchange {
-  if (Deno.env.get("E2E_SHOW_EXCHANGES")) {
-    Deno.stderr.writeSync(new TextEncoder().encode(JSON.stringify(run.exchanges, null, 1) + "\n"));
-  }
   assert.equal(run.exchanges.length, 1, `expected one tool call, got ${JSON.stringify(run.exchanges)}`);
   assert.match(run.cn.stdout, new RegExp(DONE));
   return run.exchanges[0];
