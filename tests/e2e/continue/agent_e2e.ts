@@ -1,13 +1,22 @@
 /**
  * Multi-turn flows under the real Continue CLI: the gateway's search → call, the shell's long job followed
- * over several model turns, a refused call caught, and the network seal around every run.
+ * over several model turns, a refused call caught, a block file without `version:` ignored, and the
+ * network seal around every run.
  * Run with `deno task e2e`.
  * @module
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { GUARD_PATH, sealedEnv } from "./cn.ts";
-import { calls, DONE, type Exchange, installServers, type Reply, runScenario } from "./harness.ts";
+import {
+  BLOCKS_DIR,
+  calls,
+  DONE,
+  type Exchange,
+  installServers,
+  type Reply,
+  runScenario,
+} from "./harness.ts";
 
 Deno.test("cn + gateway.yaml: gateway_search finds notes_write, gateway_call runs it", async () => {
   const body = `Gateway e2e note ${crypto.randomUUID().slice(0, 8)}`;
@@ -112,9 +121,23 @@ Deno.test("network seal: Node refuses non-loopback hosts; Deno goes through the 
 
 Deno.test("deno task install writes exactly the block files this repository ships", async () => {
   const { workspace } = await installServers();
-  const shipped = join(import.meta.dirname!, "..", "..", "..", ".continue", "mcpServers");
-  for await (const entry of Deno.readDir(shipped)) {
+  for await (const entry of Deno.readDir(BLOCKS_DIR)) {
     const written = await Deno.readTextFile(join(workspace, ".continue", "mcpServers", entry.name));
-    assert.equal(written, await Deno.readTextFile(join(shipped, entry.name)), entry.name);
+    assert.equal(written, await Deno.readTextFile(join(BLOCKS_DIR, entry.name)), entry.name);
   }
+});
+
+Deno.test("cn ignores a block file without version: (silently, exit 0)", async () => {
+  const shipped = await Deno.readTextFile(join(BLOCKS_DIR, "hello.yaml"));
+  const unversioned = shipped.replace(/^version: .*\n/m, "");
+  assert.notEqual(unversioned, shipped);
+  await using run = await runScenario({
+    servers: [],
+    files: { ".continue/mcpServers/hello.yaml": unversioned },
+    args: ["--mcp", "./.continue/mcpServers/hello.yaml"],
+    script: () => ({ text: DONE }),
+  });
+  const names = (run.requests[0].tools ?? []).map((tool) => tool.function.name);
+  assert.ok(names.includes("Read"), names.join(", "));
+  assert.ok(!names.some((name) => name.startsWith("hello_")), names.join(", "));
 });
