@@ -33,7 +33,7 @@ export async function runAuthCommand(
       config,
       name,
       tokenDir,
-      open: openInBrowser,
+      open: (url) => openInBrowser(url.href),
       say: (line) => log.info(line),
     });
     log.info(

@@ -143,7 +143,8 @@ export class Downstreams implements AsyncDisposable {
         name: config.name,
         state: link.state,
         ...(link.reason === undefined ? {} : { reason: link.reason }),
-        ...(link.needsAuth && link.state === "down" ? { needsAuth: true } : {}),
+        // Kept while a retry is connecting: what the user must do has not changed until one succeeds.
+        ...(link.needsAuth && link.state !== "up" ? { needsAuth: true } : {}),
         tools: this.#catalog.filter((tool) => tool.server === config.name).length,
         ...(link.instructions === undefined ? {} : { instructions: link.instructions }),
         ...(others.length ? { sharedWith: others } : {}),

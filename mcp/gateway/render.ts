@@ -39,7 +39,8 @@ export function healthLine(statuses: readonly ServerStatus[], configError?: stri
     .map((status) => `${status.name} (${status.reason ?? "unknown reason"})`);
   const unauthorised = statuses.filter((status) => status.needsAuth)
     .map((status) => `${status.name} (run "${authCommand(status.name)}")`);
-  const connecting = statuses.filter((status) => status.state === "connecting").map((status) => status.name);
+  const connecting = statuses.filter((status) => status.state === "connecting" && !status.needsAuth)
+    .map((status) => status.name);
   return [
     configError ? `config not reloaded, the last good one is in use: ${configError}` : "",
     down.length ? `down: ${down.join(", ")}` : "",

@@ -1,0 +1,168 @@
+/**
+ * Remote servers end to end on 127.0.0.1: a plain Streamable HTTP server with configured headers, an
+ * SSE-only server reached by fallback, and an OAuth-protected server behind a real authorization server
+ * (tests/mcp/gateway/_remote/oauth_lab.ts): the unauthorised call, the browser flow with an opener that
+ * follows the redirect, stored tokens, refresh before expiry and on a 401, and a revoked grant.
+ */
+import assert from "node:assert/strict";
+import { parseConfig } from "../../../mcp/gateway/config.ts";
+import { Downstreams } from "../../../mcp/gateway/downstream.ts";
+import { authorizeServer } from "../../../mcp/gateway/oauth/authorize.ts";
+import { TokenStore } from "../../../mcp/gateway/oauth/token_store.ts";
+import { createFinder } from "../../../mcp/gateway/finder.ts";
+import { createServer } from "../../../mcp/gateway/server.ts";
+import type { GatewayConfig } from "../../../mcp/gateway/types.ts";
+import { ToolError } from "../../../lib/mcp/errors.ts";
+import { isWindows } from "../../../lib/platform/mod.ts";
+import { connect, textOf } from "../../_support/connect.ts";
+import { waitFor } from "../../_support/poll.ts";
+import { tempWorkspace } from "../../_support/workspace.ts";
+import { startOAuthLab } from "./_remote/oauth_lab.ts";
+import { startSseOnlyServer } from "./_remote/sse_only.ts";
+
+const quiet = { info() {}, error() {} };
+
+function configOf(servers: Record<string, unknown>): GatewayConfig {
+  return parseConfig(JSON.stringify({ mcpServers: servers }), "gateway.jsonc", {});
+}
+
+/** The "browser": fetches the authorization URL and follows its redirect to the loopback listener. */
+async function browser(url: URL): Promise<void> {
+  const response = await fetch(url);
+  await response.body?.cancel();
+  if (!response.ok) throw new Error(`the authorization page answered ${response.status}`);
+}
+
+Deno.test("remote: a plain Streamable HTTP server is called, with the configured headers sent to it", async () => {
+  await using lab = startOAuthLab({ protect: false });
+  await using tokens = await tempWorkspace();
+  const config = configOf({ lab: { url: lab.mcpUrl, headers: { "x-lab-key": "k-123" } } });
+  await using downstreams = new Downstreams(config.servers, {
+    log: quiet,
+    remote: { tokenDir: tokens.path },
+  });
+  await downstreams.start();
+  assert.equal(downstreams.status()[0].state, "up", downstreams.status()[0].reason);
+  const result = await downstreams.call("lab__whoami", { who: "plain" });
+  assert.equal(textOf(result), "remote lab answers plain");
+  assert.ok(lab.keySeenByMcp.length > 0 && lab.keySeenByMcp.every((key) => key === "k-123"));
+});
+
+Deno.test("remote: a server that speaks only the old SSE transport is reached by fallback", async () => {
+  await using old = startSseOnlyServer();
+  const config = configOf({ old: { url: old.url } });
+  await using downstreams = new Downstreams(config.servers, { log: quiet, remote: {} });
+  await downstreams.start();
+  assert.equal(downstreams.status()[0].state, "up", downstreams.status()[0].reason);
+  assert.equal(textOf(await downstreams.call("old__ping", {})), "pong over sse");
+  assert.ok(old.refusedPosts >= 1, "the Streamable HTTP attempt came first");
+});
+
+Deno.test('remote: an explicit "type": "http" does not fall back to SSE', async () => {
+  await using old = startSseOnlyServer();
+  const config = configOf({ old: { url: old.url, type: "http" } });
+  await using downstreams = new Downstreams(config.servers, { log: quiet, remote: {} });
+  await downstreams.start();
+  const [status] = downstreams.status();
+  assert.equal(status.state, "down");
+  assert.match(status.reason ?? "", /Method Not Allowed/);
+});
+
+Deno.test("remote OAuth: unauthorised → hint; auth flow stores 0600 tokens; calls work; refresh; revoke", async () => {
+  await using lab = startOAuthLab();
+  await using tokens = await tempWorkspace();
+  const tokenDir = `${tokens.path}/continue-mcp/oauth`;
+  const config = configOf({ lab: { url: lab.mcpUrl, headers: { "x-lab-key": "mcp-only" } } });
+  await using downstreams = new Downstreams(config.servers, { log: quiet, remote: { tokenDir } });
+  await downstreams.start();
+
+  // 1. No token: the gateway opens no browser; the server is down with the command to run.
+  let [status] = downstreams.status();
+  assert.equal(status.state, "down");
+  assert.equal(status.needsAuth, true);
+  assert.match(status.reason ?? "", /MCP server "lab": it needs authorisation; run "gateway-mcp auth lab"/);
+  assert.equal(lab.counts.registrations, 0, "serving, the gateway registers no client on its own");
+  assert.equal(lab.counts.authorizations, 0);
+  const handle = createServer({
+    backend: {
+      catalog: () => {
+        downstreams.retryDown().catch(() => {});
+        return downstreams.catalog();
+      },
+      status: () => downstreams.status(),
+      call: (name, args, options) => downstreams.call(name, args, options),
+    },
+    finder: createFinder(),
+  });
+  await using client = await connect(handle);
+  const refused = await client.call("gateway_call", { name: "lab__whoami", arguments: {} });
+  assert.equal(refused.isError, true);
+  assert.match(textOf(refused), /^Error \[unavailable\].*MCP server "lab".*gateway-mcp auth lab/);
+  assert.match(
+    await client.text("gateway_search", { query: "whoami" }),
+    /needs auth: lab \(run "gateway-mcp auth lab"\)/,
+  );
+
+  // 2. The auth command's flow: discovery, registration, PKCE, the redirect to the loopback listener.
+  const said: string[] = [];
+  const authorised = await authorizeServer({
+    config,
+    name: "lab",
+    tokenDir,
+    open: browser,
+    say: (l) => said.push(l),
+  });
+  assert.deepEqual(authorised, { authorised: true, tools: 1 });
+  assert.match(
+    said.join("\n"),
+    /Open this URL to authorise "lab".*\nhttp:\/\/127\.0\.0\.1:\d+\/authorize\?/s,
+  );
+  assert.equal(lab.counts.registrations, 1);
+  assert.equal(lab.counts.codeExchanges, 1);
+  assert.deepEqual(lab.keySeenByIssuer, [], "the configured headers never reach the authorization server");
+  const store = new TokenStore(tokenDir);
+  const file = await store.fileOf(lab.mcpUrl);
+  assert.ok(file.startsWith(tokenDir));
+  if (!isWindows) {
+    assert.equal((await Deno.stat(file)).mode! & 0o777, 0o600);
+    assert.equal((await Deno.stat(tokenDir)).mode! & 0o777, 0o700);
+  }
+  const stored = await store.read(lab.mcpUrl);
+  assert.ok(stored.tokens?.access_token && stored.tokens.refresh_token && stored.client?.client_id);
+  assert.ok((stored.tokens.expires_at ?? 0) > Date.now(), "expires_at is tracked");
+
+  // 3. The running gateway picks the tokens up on its next search: no restart, no backoff.
+  await client.text("gateway_search", { query: "whoami" });
+  await waitFor("the lab server to come up", () => downstreams.status()[0].state === "up");
+  assert.equal(
+    await client.text("gateway_call", { name: "lab__whoami", arguments: { who: "me" } }),
+    "remote lab answers me",
+  );
+
+  // 4. An access token about to expire is refreshed before it is sent (no 401 first).
+  await store.update(
+    lab.mcpUrl,
+    (current) => ({ ...current, tokens: { ...current.tokens!, expires_at: Date.now() } }),
+  );
+  const refusedBefore = lab.counts.refused;
+  assert.equal(textOf(await downstreams.call("lab__whoami", { who: "early" })), "remote lab answers early");
+  assert.equal(lab.counts.refreshes, 1);
+  assert.equal(lab.counts.refused, refusedBefore, "refreshed before use, not after a 401");
+
+  // 5. A token the server stopped accepting: the 401 makes the SDK refresh, and the call goes through.
+  lab.expireAccessTokens();
+  assert.equal(textOf(await downstreams.call("lab__whoami", { who: "late" })), "remote lab answers late");
+  assert.equal(lab.counts.refreshes, 2);
+
+  // 6. A revoked grant: unavailable with the hint, and status says it needs auth.
+  lab.revokeAll();
+  await assert.rejects(downstreams.call("lab__whoami", {}), (error: unknown) => {
+    assert.ok(error instanceof ToolError);
+    assert.equal(error.code, "unavailable");
+    assert.match(error.message, /MCP server "lab".*run "gateway-mcp auth lab"/);
+    return true;
+  });
+  [status] = downstreams.status();
+  assert.equal(status.needsAuth, true);
+  assert.equal(lab.counts.authorizations, 1, "no browser step was started by the gateway");
+});
