@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { parseConfig } from "../../../mcp/gateway/config.ts";
 import { Downstreams } from "../../../mcp/gateway/downstream.ts";
 import { authorizeServer } from "../../../mcp/gateway/oauth/authorize.ts";
+import { runAuthCommand } from "../../../mcp/gateway/auth_command.ts";
 import { TokenStore } from "../../../mcp/gateway/oauth/token_store.ts";
 import { createFinder } from "../../../mcp/gateway/finder.ts";
 import { createServer } from "../../../mcp/gateway/server.ts";
@@ -165,4 +166,36 @@ Deno.test("remote OAuth: unauthorised → hint; auth flow stores 0600 tokens; ca
   [status] = downstreams.status();
   assert.equal(status.needsAuth, true);
   assert.equal(lab.counts.authorizations, 1, "no browser step was started by the gateway");
+});
+
+Deno.test("gateway-mcp auth: usage errors, unknown or non-remote servers, and a server that asks nothing", async () => {
+  await using lab = startOAuthLab({ protect: false });
+  await using dir = await tempWorkspace({
+    "gateway.jsonc": JSON.stringify({
+      mcpServers: { lab: { url: "http://127.0.0.1:9/mcp" }, fs: { builtin: "fs" } },
+    }),
+  });
+  const env = { HOME: dir.path, XDG_CONFIG_HOME: dir.join("config") };
+  assert.equal(await runAuthCommand([], env), 2);
+  assert.equal(await runAuthCommand(["lab", "--bogus"], env), 2);
+  assert.equal(await runAuthCommand(["nope", "--config", dir.join("gateway.jsonc")], env), 1);
+  await assert.rejects(
+    authorizeServer({
+      config: configOf({ fs: { builtin: "fs" } }),
+      name: "fs",
+      tokenDir: dir.path,
+      open: browser,
+      say() {},
+    }),
+    /Cannot authorise "fs": it is not a remote \(url\) server/,
+  );
+  const open = authorizeServer({
+    config: configOf({ lab: { url: lab.mcpUrl } }),
+    name: "lab",
+    tokenDir: dir.join("config"),
+    open: () => Promise.reject(new Error("no browser needed")),
+    say() {},
+  });
+  assert.deepEqual(await open, { authorised: false, tools: 1 });
+  assert.equal(lab.counts.registrations, 0);
 });
