@@ -54,6 +54,8 @@ export class GatewayOAuthProvider implements OAuthClientProvider {
   #discovery?: DiscoveryState;
   #refreshing?: Promise<void>;
   #inRefresh = false;
+  /** The refresh token of the tokens last handed to the SDK: only those may be dropped as refused. */
+  #handedRefresh?: string;
   /** Interactive runs read this run's state only. */
   #run: StoredAuth = {};
 
@@ -105,10 +107,13 @@ export class GatewayOAuthProvider implements OAuthClientProvider {
   }
 
   async tokens(): Promise<OAuthTokens | undefined> {
-    const tokens = (await this.#read()).tokens;
-    if (!tokens?.refresh_token || this.#inRefresh || !this.#expiring(tokens)) return tokens;
-    await this.refresh();
-    return (await this.#read()).tokens;
+    let tokens = (await this.#read()).tokens;
+    if (tokens?.refresh_token && !this.#inRefresh && this.#expiring(tokens)) {
+      await this.refresh();
+      tokens = (await this.#read()).tokens;
+    }
+    this.#handedRefresh = tokens?.refresh_token;
+    return tokens;
   }
 
   async saveTokens(tokens: OAuthTokens): Promise<void> {
@@ -165,10 +170,18 @@ export class GatewayOAuthProvider implements OAuthClientProvider {
       : scope === "client"
       ? { tokens: this.#run.tokens }
       : {};
-    await this.#options.store.update(this.#options.serverUrl, (stored) => ({
-      ...(scope === "tokens" ? { client: stored.client } : {}),
-      ...(scope === "client" ? { tokens: stored.tokens } : {}),
-    }));
+    await this.#options.store.update(this.#options.serverUrl, (stored) => {
+      // Another gateway (another editor window) may have refreshed meanwhile: keep tokens we did not use.
+      const replaced = scope === "tokens" && stored.tokens?.refresh_token !== this.#handedRefresh;
+      return {
+        ...(scope === "all"
+          ? {}
+          : scope === "tokens"
+          ? { client: stored.client }
+          : { tokens: stored.tokens }),
+        ...(replaced ? { tokens: stored.tokens } : {}),
+      };
+    });
   }
 
   async #read(): Promise<StoredAuth> {
