@@ -9,12 +9,14 @@ import { parseConfig } from "../../../mcp/gateway/config.ts";
 import { Downstreams } from "../../../mcp/gateway/downstream.ts";
 import { authorizeServer } from "../../../mcp/gateway/oauth/authorize.ts";
 import { runAuthCommand } from "../../../mcp/gateway/auth_command.ts";
-import { TokenStore } from "../../../mcp/gateway/oauth/token_store.ts";
+import { defaultTokenDir, TokenStore } from "../../../mcp/gateway/oauth/token_store.ts";
 import { createFinder } from "../../../mcp/gateway/finder.ts";
 import { createServer } from "../../../mcp/gateway/server.ts";
 import type { GatewayConfig } from "../../../mcp/gateway/types.ts";
 import { ToolError } from "../../../lib/mcp/errors.ts";
-import { isWindows } from "../../../lib/platform/mod.ts";
+import type { CallToolResult } from "../../../lib/mcp/sdk.ts";
+import { spawnStdio } from "../../_support/stdio.ts";
+import { isWindows, os } from "../../../lib/platform/mod.ts";
 import { connect, textOf } from "../../_support/connect.ts";
 import { waitFor } from "../../_support/poll.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
@@ -198,4 +200,31 @@ Deno.test("gateway-mcp auth: usage errors, unknown or non-remote servers, and a 
   });
   assert.deepEqual(await open, { authorised: false, tools: 1 });
   assert.equal(lab.counts.registrations, 0);
+});
+
+Deno.test({
+  name:
+    "gateway-mcp as spawned: tokens from the user's config folder (XDG_CONFIG_HOME) reach the remote server",
+  // XDG_CONFIG_HOME is the Linux rule (macOS and Windows have their own folder, tested in desktop_test.ts).
+  ignore: os !== "linux",
+  fn: async () => {
+    await using lab = startOAuthLab();
+    await using dir = await tempWorkspace();
+    const configHome = dir.join("xdg");
+    const config = configOf({ lab: { url: lab.mcpUrl } });
+    const tokenDir = defaultTokenDir({ XDG_CONFIG_HOME: configHome, HOME: dir.path });
+    assert.equal(tokenDir, `${configHome}/continue-mcp/oauth`);
+    await authorizeServer({ config, name: "lab", tokenDir, open: browser, say() {} });
+    const file = dir.join("gateway.jsonc");
+    await Deno.writeTextFile(file, JSON.stringify({ mcpServers: { lab: { url: lab.mcpUrl } } }));
+    await using gateway = await spawnStdio("gateway", {
+      cwd: dir.path,
+      env: { MCP_GATEWAY_CONFIG: file, XDG_CONFIG_HOME: configHome },
+    });
+    const result = await gateway.client.callTool({
+      name: "gateway_call",
+      arguments: { name: "lab__whoami", arguments: { who: "spawned" } },
+    });
+    assert.equal(textOf(result as CallToolResult), "remote lab answers spawned");
+  },
 });
