@@ -16,6 +16,7 @@ import type { GatewayConfig } from "../../../mcp/gateway/types.ts";
 import { ToolError } from "../../../lib/mcp/errors.ts";
 import type { CallToolResult } from "../../../lib/mcp/sdk.ts";
 import { spawnStdio } from "../../_support/stdio.ts";
+import { listServers, runArgs } from "../../../tools/catalog.ts";
 import { isWindows, os } from "../../../lib/platform/mod.ts";
 import { connect, textOf } from "../../_support/connect.ts";
 import { waitFor } from "../../_support/poll.ts";
@@ -226,5 +227,50 @@ Deno.test({
       arguments: { name: "lab__whoami", arguments: { who: "spawned" } },
     });
     assert.equal(textOf(result as CallToolResult), "remote lab answers spawned");
+  },
+});
+
+Deno.test({
+  name:
+    "gateway-mcp auth <server>, run as a command on a machine with no browser: prints the URL, then stores tokens",
+  // An empty PATH hides xdg-open / open; Windows finds rundll32 in its system folder whatever PATH says.
+  ignore: isWindows,
+  fn: async () => {
+    await using lab = startOAuthLab();
+    await using dir = await tempWorkspace({ "bin/": "" });
+    const file = dir.join("gateway.jsonc");
+    await Deno.writeTextFile(file, JSON.stringify({ mcpServers: { lab: { url: lab.mcpUrl } } }));
+    const gateway = listServers().find((server) => server.name === "gateway")!;
+    const child = new Deno.Command(Deno.execPath(), {
+      args: [...runArgs(gateway), "auth", "lab", "--config", file],
+      env: { XDG_CONFIG_HOME: dir.join("xdg"), PATH: dir.join("bin") },
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const stdout = new Response(child.stdout).text();
+    // The user's part: read the printed URL and open it "elsewhere" (here: follow it with fetch).
+    const lines = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+    let stderr = "";
+    let opened = false;
+    for (let chunk = await lines.read(); !chunk.done; chunk = await lines.read()) {
+      stderr += chunk.value;
+      const url = stderr.match(/^(http:\/\/127\.0\.0\.1:\d+\/authorize\?\S+)$/m)?.[1];
+      if (url && !opened) {
+        opened = true;
+        await browser(new URL(url));
+      }
+    }
+    const { code } = await child.status;
+    assert.equal(code, 0, stderr);
+    assert.equal(await stdout, "", "stdout stays empty: nothing but the protocol may use it");
+    assert.match(stderr, /Could not open a browser .*open the URL yourself/);
+    assert.match(stderr, /Authorised "lab": 1 tools; tokens stored under .*\/xdg\/continue-mcp\/oauth/);
+    assert.doesNotMatch(
+      stderr,
+      new RegExp(
+        (await new TokenStore(dir.join("xdg/continue-mcp/oauth")).read(lab.mcpUrl)).tokens!.access_token,
+      ),
+    );
   },
 });
