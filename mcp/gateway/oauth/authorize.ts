@@ -61,7 +61,9 @@ export async function authorizeServer(options: AuthorizeOptions): Promise<Author
       },
     },
   })!;
-  const first = await tryConnect(options.name, spec, provider);
+  const first = await tryConnect(options.name, spec, provider).catch((error) => {
+    throw registrationHint(error, options.name);
+  });
   if (first !== undefined) return { authorised: false, tools: first };
   let timer: ReturnType<typeof setTimeout> | undefined;
   const waitMs = options.waitMs ?? AUTHORIZE_WAIT_MS;
@@ -107,6 +109,17 @@ async function tryConnect(
   } finally {
     await client.close().catch(() => {});
   }
+}
+
+/** An authorization server without dynamic registration needs a client registered by hand. */
+function registrationHint(error: unknown, name: string): unknown {
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  const message = cause instanceof Error ? cause.message : String(cause);
+  if (!/dynamic client registration/i.test(message)) return error;
+  return new Error(
+    `${message}: register a client with the provider and give it as "oauth": { "client_id": … } in the "${name}" entry`,
+    { cause: error },
+  );
 }
 
 function remoteEntry(config: GatewayConfig, name: string): RemoteTransport {

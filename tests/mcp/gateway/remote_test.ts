@@ -274,3 +274,19 @@ Deno.test({
     );
   },
 });
+
+Deno.test("gateway-mcp auth: an authorization server without dynamic registration gets a clear hint", async () => {
+  await using lab = startOAuthLab({ registration: false });
+  await using dir = await tempWorkspace();
+  await assert.rejects(
+    authorizeServer({
+      config: configOf({ lab: { url: lab.mcpUrl } }),
+      name: "lab",
+      tokenDir: dir.path,
+      open: browser,
+      say() {},
+    }),
+    /does not support dynamic client registration: register a client .* "oauth": \{ "client_id": … \} in the "lab" entry/,
+  );
+  assert.equal(lab.counts.authorizations, 0);
+});

@@ -45,8 +45,13 @@ interface Grant {
   revoked: boolean;
 }
 
-/** Starts both servers; `protect: false` serves the MCP endpoint without any auth. */
-export function startOAuthLab(options: { protect?: boolean; accessTtlS?: number } = {}): OAuthLab {
+/**
+ * Starts both servers; `protect: false` serves the MCP endpoint without any auth, `registration: false`
+ * offers no dynamic client registration.
+ */
+export function startOAuthLab(
+  options: { protect?: boolean; accessTtlS?: number; registration?: boolean } = {},
+): OAuthLab {
   const protect = options.protect ?? true;
   const counts: LabCounts = {
     registrations: 0,
@@ -91,7 +96,7 @@ export function startOAuthLab(options: { protect?: boolean; accessTtlS?: number 
           issuer,
           authorization_endpoint: `${issuer}/authorize`,
           token_endpoint: `${issuer}/token`,
-          registration_endpoint: `${issuer}/register`,
+          ...(options.registration === false ? {} : { registration_endpoint: `${issuer}/register` }),
           response_types_supported: ["code"],
           grant_types_supported: ["authorization_code", "refresh_token"],
           code_challenge_methods_supported: ["S256"],
