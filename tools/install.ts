@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import { listServers, REPO_ROOT, type ServerEntry } from "./catalog.ts";
 import { compileServer } from "./compile.ts";
-import { blockYaml } from "./blocks.ts";
+import { blockYaml, directServers } from "./blocks.ts";
 import { platform } from "../lib/platform/mod.ts";
 import { BESIDE_NAME, bundledPath } from "../lib/ripgrep/locate.ts";
 
@@ -42,7 +42,7 @@ if (compiled) await copyRipgrepBeside();
 
 const blocks = join(workspace, ".continue", "mcpServers");
 await Deno.mkdir(blocks, { recursive: true });
-for (const server of listServers()) {
+for (const server of directServers()) {
   const file = join(blocks, `${server.name}.yaml`);
   await Deno.writeTextFile(file, blockYaml(server));
   say(`block     ${file}`);
@@ -78,6 +78,14 @@ async function copyRipgrepBeside(): Promise<void> {
 }
 
 async function installWrapper(name: string, permissions: string[], entry: string): Promise<void> {
+  // Twice: the first run fetches what the wrapper needs into Deno's cache; the second writes the wrapper
+  // with --cached-only, so it starts offline and never fetches npm metadata at start.
+  for (const cachedOnly of [[], ["--cached-only"]]) {
+    await installWrapperOnce(name, [...permissions, ...cachedOnly], entry);
+  }
+}
+
+async function installWrapperOnce(name: string, permissions: string[], entry: string): Promise<void> {
   const { success } = await new Deno.Command(Deno.execPath(), {
     args: [
       "install",

@@ -8,6 +8,10 @@
 export { Server } from "@modelcontextprotocol/sdk/server/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/index"
 export { Client } from "@modelcontextprotocol/sdk/client/index.js";
+// @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
+export { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+// @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
+export { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
 export { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 // @ts-types="@modelcontextprotocol/sdk/inMemory"
@@ -21,10 +25,12 @@ export {
   ErrorCode,
   JSONRPCMessageSchema,
   ListRootsRequestSchema,
+  ListRootsResultSchema,
   ListToolsRequestSchema,
   LoggingMessageNotificationSchema,
   McpError,
   RootsListChangedNotificationSchema,
+  SetLevelRequestSchema,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
@@ -37,7 +43,9 @@ export type {
   ElicitResult,
   Implementation,
   JSONRPCMessage,
+  LoggingLevel,
   LoggingMessageNotification,
+  RequestId,
   Root,
   ServerNotification,
   ServerRequest,
@@ -49,10 +57,7 @@ export type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/proto
 // @ts-types="@modelcontextprotocol/sdk/shared/transport"
 export type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 // @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
-export {
-  StreamableHTTPClientTransport,
-  StreamableHTTPError,
-} from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+export { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 // @ts-types="@modelcontextprotocol/sdk/client/sse"
 export { SSEClientTransport, SseError } from "@modelcontextprotocol/sdk/client/sse.js";
 // @ts-types="@modelcontextprotocol/sdk/client/auth"
@@ -67,5 +72,3 @@ export type {
 } from "@modelcontextprotocol/sdk/shared/auth.js";
 // @ts-types="@modelcontextprotocol/sdk/server/mcp"
 export { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-// @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
-export { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";

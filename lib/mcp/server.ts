@@ -1,5 +1,10 @@
 /** Builds an MCP server from a tool table: the shared shape every `mcp/<name>/server.ts` returns. */
-import { RootsListChangedNotificationSchema, Server } from "./sdk.ts";
+import {
+  ListRootsResultSchema,
+  type LoggingMessageNotification,
+  RootsListChangedNotificationSchema,
+  Server,
+} from "./sdk.ts";
 import { registerTools, type ToolDefinition } from "./tool.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { VERSION } from "../version.ts";
@@ -13,8 +18,6 @@ export interface ServerSpec {
   tools: readonly ToolDefinition[];
   /** When given, it adopts the client's MCP roots (unless `MCP_WORKSPACE` is set). */
   workspace?: Workspace;
-  /** Declares the `logging` capability: the server relays log messages (and honours logging/setLevel). */
-  logging?: boolean;
   /** Runs before the server closes: stdin EOF, a signal, or a test's disposal. */
   cleanup?: () => void | Promise<void>;
 }
@@ -32,19 +35,33 @@ export function createMcpServer(spec: ServerSpec): McpServerHandle {
   const server = new Server(
     { name: `${spec.name}-mcp`, version: VERSION },
     {
-      capabilities: { tools: {}, ...(spec.logging ? { logging: {} } : {}) },
+      // Every server honours logging/setLevel (the SDK keeps the level per session); see sendLog.
+      capabilities: { tools: {}, logging: {} },
       instructions: spec.instructions,
     },
   );
-  registerTools(server, spec.name, spec.tools);
   const workspace = spec.workspace;
+  // The client's roots are asked for as part of the next tool call after initialize or roots/list_changed,
+  // not at once: over HTTP a request outside a call travels on a GET stream the client may not have opened
+  // yet, and would be lost. Tools wait for the answer (Workspace.ready, resolveInside) as before.
+  let rootsStale = false;
+  const markRootsStale = () => {
+    rootsStale = Boolean(server.getClientCapabilities()?.roots);
+  };
+  registerTools(server, spec.name, spec.tools, {
+    beforeCall(extra) {
+      if (!workspace || !rootsStale) return;
+      rootsStale = false;
+      workspace.adoptClientRoots(async () =>
+        (await extra.sendRequest({ method: "roots/list" }, ListRootsResultSchema)).roots.map((root) =>
+          root.uri
+        )
+      );
+    },
+  });
   if (workspace) {
-    const adoptRoots = () => {
-      if (!server.getClientCapabilities()?.roots) return;
-      workspace.adoptClientRoots(async () => (await server.listRoots()).roots.map((root) => root.uri));
-    };
-    server.oninitialized = adoptRoots;
-    server.setNotificationHandler(RootsListChangedNotificationSchema, adoptRoots);
+    server.oninitialized = markRootsStale;
+    server.setNotificationHandler(RootsListChangedNotificationSchema, markRootsStale);
   }
   let closing: Promise<void> | undefined;
   return {
@@ -61,4 +78,12 @@ export function createMcpServer(spec: ServerSpec): McpServerHandle {
       return closing;
     },
   };
+}
+
+/**
+ * Sends a log message to the client unless it is below the level the client set with logging/setLevel.
+ * The SDK keeps that level per HTTP session: this passes the session, which `sendLoggingMessage` alone does not.
+ */
+export async function sendLog(server: Server, params: LoggingMessageNotification["params"]): Promise<void> {
+  await server.sendLoggingMessage(params, server.transport?.sessionId);
 }

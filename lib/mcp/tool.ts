@@ -7,7 +7,10 @@ import {
   CallToolRequestSchema,
   type CallToolResult,
   ListToolsRequestSchema,
+  type RequestHandlerExtra,
   type Server,
+  type ServerNotification,
+  type ServerRequest,
   type Tool,
   type ToolAnnotations,
 } from "./sdk.ts";
@@ -24,6 +27,8 @@ export interface ToolContext {
   progress(message: string, progress?: number, total?: number): void;
   /** Sends another server's progress on unchanged; set only when the client asked for progress. */
   relayProgress?: (update: ProgressUpdate) => void;
+  /** The JSON-RPC id of the client's tools/call: what a request sent on the call's behalf is related to. */
+  requestId?: string | number;
 }
 
 /** One progress notification's payload, without the token. */
@@ -124,13 +129,22 @@ export function defineTool<I extends Shape, O extends Shape>(
   };
 }
 
+/** What a tools/call handler receives from the SDK besides the request. */
+export type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
 /** Serves `tools` on `server`: tools/list with flat schemas, tools/call with rendered results and errors. */
-export function registerTools(server: Server, serverName: string, tools: readonly ToolDefinition[]): void {
+export function registerTools(
+  server: Server,
+  serverName: string,
+  tools: readonly ToolDefinition[],
+  /** `beforeCall` runs first in every call (the workspace asks for the client's roots there). */
+  hooks: { beforeCall?: (extra: CallExtra) => void } = {},
+): void {
   const byName = new Map<string, ToolDefinition>();
+  // Tool names allow no "-": the repo-map server's tools are repo_map_<verb>.
+  const prefix = `${serverName.replaceAll("-", "_")}_`;
   for (const tool of tools) {
-    if (!tool.name.startsWith(`${serverName}_`)) {
-      throw new Error(`Tool "${tool.name}" must start with "${serverName}_"`);
-    }
+    if (!tool.name.startsWith(prefix)) throw new Error(`Tool "${tool.name}" must start with "${prefix}"`);
     if (byName.has(tool.name)) throw new Error(`Tool "${tool.name}" is declared twice`);
     byName.set(tool.name, tool);
   }
@@ -145,6 +159,7 @@ export function registerTools(server: Server, serverName: string, tools: readonl
     })),
   }));
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+    hooks.beforeCall?.(extra);
     const tool = byName.get(request.params.name);
     if (!tool) {
       const names = [...byName.keys()].join(", ");
@@ -164,6 +179,7 @@ export function registerTools(server: Server, serverName: string, tools: readonl
     };
     return tool.call(request.params.arguments, {
       signal: extra.signal,
+      requestId: extra.requestId,
       progress(message, progress, total) {
         step = progress ?? step + 1;
         send({ progress: step, ...(total === undefined ? {} : { total }), message });

@@ -6,6 +6,9 @@
 import { posixPaths, posixProcess } from "./posix.ts";
 import { windowsPaths, windowsProcess } from "./windows.ts";
 import { openUrlArgv, userConfigHome } from "./desktop.ts";
+import type { OwnedTree } from "./windows_job.ts";
+
+export type { OwnedTree };
 
 /** The OS we run on, as Deno names it. */
 export const os: typeof Deno.build.os = Deno.build.os;
@@ -35,4 +38,15 @@ export async function openInBrowser(url: string): Promise<void> {
   const child = new Deno.Command(command, { args, stdin: "null", stdout: "null", stderr: "null" }).spawn();
   const status = await child.status;
   if (!status.success) throw new Error(`"${command}" exited with code ${status.code}`);
+}
+
+/** FFI to kernel32: loaded on Windows only. */
+const windowsJobs = isWindows ? await import("./windows_job.ts") : null;
+
+/**
+ * Puts the just-spawned process `pid`, and what it starts from now on, in a Job Object we own (Windows, with
+ * `--allow-ffi`); null elsewhere, where process groups do that job. Call it in the turn that spawned `pid`.
+ */
+export function ownProcessTree(pid: number): OwnedTree | null {
+  return windowsJobs?.ownProcessTree(pid) ?? null;
 }

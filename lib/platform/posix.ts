@@ -1,5 +1,6 @@
 /** POSIX (Linux, macOS) path and process rules as pure functions, testable on any OS. */
 import { posix as path } from "node:path";
+import { powershellFileInvocation, powershellInvocation, powershellScriptFile } from "./powershell.ts";
 
 /** The path rules of POSIX systems. */
 export const posixPaths = {
@@ -82,6 +83,10 @@ export const posixProcess = {
     // Read from a file, the script leaves stdin to the job (shell_input), unlike `bash -s`.
     return { program: shell, args: [path] };
   },
+  /** Whether `invocation` must run from a script file instead (see {@link tooLongToInline}). */
+  needsScriptFile(invocation: ShellInvocation): boolean {
+    return tooLongToInline(invocation);
+  },
   /** POSIX kills a tree by signalling its process group, so no helper command is needed. */
   treeKillArgv(_pid: number): string[] | null {
     return null;
@@ -133,7 +138,7 @@ export interface ShellScriptFile {
 
 /**
  * Characters of argv beyond which a script goes through a temp file. Linux refuses any one argument over
- * 128 KiB (MAX_ARG_STRLEN, "Argument list too long") and Windows a command line over 32,767 characters.
+ * 128 KiB (MAX_ARG_STRLEN, "Argument list too long"); Windows has its own rule (`windowsProcess`).
  */
 export const MAX_INLINE_SCRIPT_CHARS = 32 * 1024;
 
@@ -145,58 +150,4 @@ export function tooLongToInline(invocation: ShellInvocation): boolean {
 /** `C:\x\pwsh.exe` or `/usr/bin/pwsh` → `pwsh`. */
 export function shellName(shell: string): string {
   return shell.split(/[\\/]/).pop()!.replace(/\.exe$/i, "").toLowerCase();
-}
-
-/** PowerShell prelude: UTF-8 output, no progress records (they arrive as CLIXML on stderr). */
-const POWERSHELL_PRELUDE =
-  "[Console]::OutputEncoding=[Text.Encoding]::UTF8;$OutputEncoding=[Text.Encoding]::UTF8;" +
-  "$ProgressPreference='SilentlyContinue';";
-
-/** pwsh/powershell argv: the script goes base64 UTF-16LE in `-EncodedCommand`, which avoids all quoting. */
-export function powershellInvocation(
-  shell: string,
-  command: string,
-  options: ShellArgvOptions = {},
-): ShellInvocation {
-  return {
-    program: shell,
-    args: [...POWERSHELL_FLAGS, "-EncodedCommand", utf16Base64(powershellScript(command, options))],
-  };
-}
-
-const POWERSHELL_FLAGS = ["-NoLogo", "-NoProfile", "-NonInteractive", "-OutputFormat", "Text"];
-
-/** The prelude, the command (in a merging block when asked), and the native exit code kept. */
-function powershellScript(command: string, options: ShellArgvOptions): string {
-  const body = options.mergeStderr ? `& {\n${command}\n} *>&1` : command;
-  // A native program's exit code is otherwise lost: PowerShell exits 0 or 1.
-  return `${POWERSHELL_PRELUDE}\n${body}\nif ($LASTEXITCODE) { exit $LASTEXITCODE }`;
-}
-
-/** The PowerShell script of {@link powershellInvocation} as a `.ps1` file; the BOM makes Windows PowerShell 5.1 read UTF-8. */
-export function powershellScriptFile(command: string, options: ShellArgvOptions = {}): ShellScriptFile {
-  return { suffix: ".ps1", content: `\ufeff${powershellScript(command, options)}` };
-}
-
-/** pwsh/powershell argv for a script file; `Bypass` because the default policy refuses to run `.ps1` files. */
-export function powershellFileInvocation(shell: string, path: string): ShellInvocation {
-  return {
-    program: shell,
-    args: [...POWERSHELL_FLAGS, "-ExecutionPolicy", "Bypass", "-File", path],
-  };
-}
-
-/** Base64 of the UTF-16LE bytes of `text`, as `-EncodedCommand` expects. */
-export function utf16Base64(text: string): string {
-  const bytes = new Uint8Array(text.length * 2);
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    bytes[i * 2] = code & 0xff;
-    bytes[i * 2 + 1] = code >> 8;
-  }
-  let binary = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  }
-  return btoa(binary);
 }

@@ -1,14 +1,7 @@
 /** Windows path and process rules as pure functions, testable on any OS. */
 import { win32 as path } from "node:path";
-import {
-  powershellFileInvocation,
-  powershellInvocation,
-  powershellScriptFile,
-  type ShellArgvOptions,
-  type ShellInvocation,
-  shellName,
-  type ShellScriptFile,
-} from "./posix.ts";
+import { type ShellArgvOptions, type ShellInvocation, shellName, type ShellScriptFile } from "./posix.ts";
+import { powershellFileInvocation, powershellInvocation, powershellScriptFile } from "./powershell.ts";
 
 /** The path rules of Windows: drive letters, UNC shares, case-insensitive names, `\` separators. */
 export const windowsPaths = {
@@ -80,8 +73,7 @@ export const windowsProcess = {
   scriptFile(shell: string, command: string, options: ShellArgvOptions = {}): ShellScriptFile {
     const name = shellName(shell);
     if (name === "pwsh" || name === "powershell") return powershellScriptFile(command, options);
-    // A batch file echoes each command unless told not to; batch syntax applies (`%%i` in for loops).
-    if (name === "cmd") return { suffix: ".cmd", content: `@echo off\r\n${command}\r\n` };
+    if (name === "cmd") return { suffix: ".cmd", content: batchFile(command) };
     return { suffix: ".sh", content: options.mergeStderr ? `exec 2>&1\n${command}` : command };
   },
   /** The argv that runs the script file at `path` (written from `scriptFile`) in `shell`. */
@@ -93,6 +85,16 @@ export const windowsProcess = {
       return { program: shell, args: ["/d", "/s", "/c", `"${script}"`], rawArguments: true };
     }
     return { program: shell, args: [path] };
+  },
+  /**
+   * Whether `invocation` must run from a script file: its command line would pass what CreateProcess takes
+   * (pwsh's base64 UTF-16 makes that ~12,000 script characters), or, for cmd, pass cmd's own 8,191 limit or
+   * hold a line break (`cmd /c` runs only the first line and drops the rest without a word).
+   */
+  needsScriptFile(invocation: ShellInvocation): boolean {
+    const line = windowsCommandLine(invocation);
+    if (shellName(invocation.program) !== "cmd") return line.length > WINDOWS_COMMAND_LINE_MAX;
+    return line.length > CMD_COMMAND_LINE_MAX || /[\r\n]/.test(line);
   },
   /** The command that kills `pid` and every descendant still linked to it; `/F` because console apps ignore WM_CLOSE. */
   treeKillArgv(pid: number): string[] | null {
@@ -107,3 +109,33 @@ export const windowsProcess = {
     return null;
   },
 };
+
+/** Longest command line CreateProcess takes: 32,767 characters, the terminating NUL included. */
+export const WINDOWS_COMMAND_LINE_MAX = 32_766;
+
+/** Longest command cmd.exe runs: its line buffer holds 8,191 characters. */
+export const CMD_COMMAND_LINE_MAX = 8_191;
+
+/** One argument as Deno (after libuv) quotes it into a Windows command line (the MSVC argv rules). */
+export function quoteWindowsArgument(arg: string): string {
+  if (arg === "") return '""';
+  if (!/[ \t"]/.test(arg)) return arg;
+  if (!/["\\]/.test(arg)) return `"${arg}"`;
+  // Backslashes are literal unless they precede a quote: then (and before the closing quote) they double.
+  return `"${arg.replace(/(\\*)"/g, '$1$1\\"').replace(/(\\+)$/, "$1$1")}"`;
+}
+
+/** The command line CreateProcess receives for `invocation` (the program quoted too). */
+export function windowsCommandLine(invocation: ShellInvocation): string {
+  const args = invocation.rawArguments ? invocation.args : invocation.args.map(quoteWindowsArgument);
+  return [quoteWindowsArgument(invocation.program), ...args].join(" ");
+}
+
+/**
+ * A `.cmd` file running `command`: no echo of each line, CRLF line ends (labels and `goto` misbehave with
+ * bare LF), and the last command's ERRORLEVEL as the exit code. Batch syntax applies (`%%i` in for loops).
+ */
+export function batchFile(command: string): string {
+  const lines = command.replace(/\r?\n/g, "\r\n");
+  return `@echo off\r\n${lines}\r\nexit /b %ERRORLEVEL%\r\n`;
+}

@@ -4,7 +4,7 @@
  * that reach are abandoned after a short grace, so the call always returns.
  * @module
  */
-import { processRules } from "../platform/mod.ts";
+import { ownProcessTree, processRules } from "../platform/mod.ts";
 import { type Drain, drainStream } from "./drain.ts";
 import { killTree } from "./tree_kill.ts";
 
@@ -52,6 +52,8 @@ export async function runBounded(
     stderr: "piped",
     detached: processRules.detached,
   }).spawn();
+  const owned = ownProcessTree(child.pid);
+  let exited = false;
   const chunks = { stdout: [] as Uint8Array[], stderr: [] as Uint8Array[] };
   // The drain reuses its buffer: keep copies.
   const drains: Drain[] = [
@@ -60,7 +62,7 @@ export async function runBounded(
   ];
   let stopped: BoundedRunResult["stopped"];
   let killing: Promise<void> | undefined;
-  const killAll = () => killing ??= killTree(child.pid, { signal: "SIGKILL" });
+  const killAll = () => killing ??= killTree(child.pid, { signal: "SIGKILL", owned, rootRunning: !exited });
   const stop = (reason: "timeout" | "aborted") => {
     stopped ??= reason;
     killAll();
@@ -72,6 +74,7 @@ export async function runBounded(
   let status: Deno.CommandStatus;
   try {
     status = await child.status;
+    exited = true;
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener("abort", onAbort);
@@ -83,6 +86,7 @@ export async function runBounded(
   // Pipes still open after the grace: something the command started holds them; end it, then stop reading.
   if (!drained) killAll();
   await killing;
+  owned?.close();
   await Promise.all(drains.map((drain) => drain.cancel()));
   return {
     code: status.code,

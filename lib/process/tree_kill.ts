@@ -1,10 +1,11 @@
 /**
  * Kills a whole process tree. POSIX: the tree is a process group (spawned with `detached: true`), signalled
  * politely, then with SIGKILL after a grace; on Linux, processes that left the group with their own
- * `setsid` are still found through a marker entry in their environment. Windows: `taskkill /T /F`.
+ * `setsid` are still found through a marker entry in their environment. Windows: the tree's Job Object when
+ * it has one, and `taskkill /T /F` by pid, but only while that pid is surely still ours.
  * @module
  */
-import { processRules } from "../platform/mod.ts";
+import { type OwnedTree, processRules } from "../platform/mod.ts";
 import { findMarked, listProcesses, type ProcessRow } from "./processes.ts";
 
 /** How a tree is identified and killed. */
@@ -15,6 +16,13 @@ export interface TreeKillOptions {
   signal?: Deno.Signal;
   /** Default 2000. */
   graceMs?: number;
+  /** Windows: the Job Object holding the tree (from `ownProcessTree`). */
+  owned?: OwnedTree | null;
+  /**
+   * Windows without a Job Object: whether the root has not been reaped yet (its status not yet seen), so
+   * that its pid cannot name another process; when false, nothing is killed by pid. Default true.
+   */
+  rootRunning?: boolean;
 }
 
 const POLL_MS = 50;
@@ -62,11 +70,7 @@ export function groupExists(pgid: number): boolean {
 /** Kills the tree rooted at `pid` and resolves once it is gone (or SIGKILL was sent to what remained). */
 export async function killTree(pid: number, options: TreeKillOptions = {}): Promise<void> {
   const taskkill = processRules.treeKillArgv(pid);
-  if (taskkill) {
-    const [program, ...args] = taskkill;
-    await new Deno.Command(program, { args, stdout: "null", stderr: "null" }).output().catch(() => {});
-    return;
-  }
+  if (taskkill) return await killWindowsTree(pid, taskkill, options);
   const members = await findTreeMembers(pid, options.marker);
   // Nothing left: do not signal a group id that may since belong to someone else.
   if (members !== null && members.length === 0) return;
@@ -102,6 +106,34 @@ export async function killPids(pids: readonly number[], graceMs = 1000): Promise
     left = await alive();
   }
   for (const pid of left) signal(pid, "SIGKILL");
+}
+
+/**
+ * Windows: `taskkill /T` first, while `pid` is surely ours (it also reaches what the root started before it
+ * joined its Job Object), then the Job Object, which also ends orphans whose parent already exited. Exported
+ * with `taskkill` as a parameter so that this order is tested on every OS.
+ */
+export async function killWindowsTree(
+  pid: number,
+  taskkill: string[],
+  options: TreeKillOptions,
+): Promise<void> {
+  const owned = options.owned;
+  // A handle held on a member of our Job Object keeps its pid from naming anything else during taskkill;
+  // without a Job Object, a pid whose process was not yet reaped is still ours.
+  const release = owned?.holdMember(pid);
+  if (owned ? release : options.rootRunning ?? true) {
+    const [program, ...args] = taskkill;
+    await new Deno.Command(program, { args, stdout: "null", stderr: "null" }).output().catch(() => {});
+  }
+  release?.();
+  if (!owned) return;
+  owned.terminate();
+  // TerminateJobObject returns before the processes are gone: wait (briefly) until the job is empty.
+  const deadline = performance.now() + KILL_WAIT_MS;
+  while (owned.alive() && performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
 }
 
 /** Polls until the tree is gone; false if it still lives after `timeoutMs`. */

@@ -7,7 +7,13 @@
 import { createLinkedPair } from "../../lib/mcp/linked_transport.ts";
 import type { McpServerHandle } from "../../lib/mcp/server.ts";
 import { ToolError } from "../../lib/mcp/errors.ts";
-import { Client, StdioClientTransport, type Tool, type Transport } from "../../lib/mcp/sdk.ts";
+import {
+  Client,
+  type ClientCapabilities,
+  StdioClientTransport,
+  type Tool,
+  type Transport,
+} from "../../lib/mcp/sdk.ts";
 import { VERSION } from "../../lib/version.ts";
 import { bootBuiltin } from "./builtins.ts";
 import { deliverResponsesInOrder } from "./ordered_delivery.ts";
@@ -31,6 +37,8 @@ export interface ConnectHooks {
   marker?: string;
   /** One line of the child's stderr. */
   stderrLine(line: string): void;
+  /** What the gateway declares as this server's client (capabilities.ts). */
+  capabilities: ClientCapabilities;
   /** Wires handlers (list_changed, onclose) on the client before it connects. */
   prepare(client: Client): void;
   /** For remote servers: where OAuth tokens live. */
@@ -49,10 +57,8 @@ export function connectTimeoutReason(name: string, ms: number): string {
 
 /** Connects to `config`'s server and lists its tools, or throws (the timeout with its exact reason). */
 export async function openConnection(config: ServerConfig, hooks: ConnectHooks): Promise<Connection> {
-  // Declared always, since we connect before the upstream client's initialize: roots/list is answered from
-  // the workspace, and elicitation and sampling are declined, when the upstream client lacks them.
   const client = new Client({ name: "continue-gateway", version: VERSION }, {
-    capabilities: { roots: { listChanged: true }, elicitation: {}, sampling: {} },
+    capabilities: hooks.capabilities,
   });
   hooks.prepare(client);
   let builtin: McpServerHandle | undefined;

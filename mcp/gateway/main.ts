@@ -8,7 +8,7 @@
  * @module
  */
 import { log } from "../../lib/log.ts";
-import { serveStdio } from "../../lib/mcp/serve.ts";
+import { serve } from "../../lib/mcp/serve.ts";
 import { FILTER_PROCESS_FLAG, runFilterProcess } from "../shell/filter_process.ts";
 import { boot } from "./boot.ts";
 import { runAuthCommand } from "./auth_command.ts";
@@ -20,13 +20,14 @@ if (Deno.args[0] === FILTER_PROCESS_FLAG) {
 } else if (Deno.args[0] === "auth") {
   Deno.exit(await runAuthCommand(Deno.args.slice(1), Deno.env.toObject()));
 } else {
-  let handle;
-  try {
-    handle = await boot(Deno.args, Deno.env.toObject());
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    log.error(`gateway-mcp: ${error.message}`);
-    Deno.exit(1);
-  }
-  await serveStdio(handle);
+  // Over HTTP every session boots its own gateway (and downstream servers); a bad config ends the process.
+  await serve(async (args) => {
+    try {
+      return await boot(args, Deno.env.toObject());
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      log.error(`gateway-mcp: ${error.message}`);
+      Deno.exit(1);
+    }
+  }, { passArgs: true });
 }

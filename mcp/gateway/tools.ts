@@ -30,6 +30,8 @@ export interface Backend {
 export interface CallOptions {
   signal: AbortSignal;
   onProgress?: (update: ProgressUpdate) => void;
+  /** The client's request id for this call: what the server's questions meanwhile are related to. */
+  origin?: string | number;
 }
 
 /** Ranking over the current catalog. */
@@ -99,6 +101,7 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
       await backend.call(find(name).qualifiedName, args ?? {}, {
         signal: context.signal,
         ...(context.relayProgress ? { onProgress: context.relayProgress } : {}),
+        ...(context.requestId === undefined ? {} : { origin: context.requestId }),
       }),
       budget,
     );

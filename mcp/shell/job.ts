@@ -4,7 +4,7 @@
  * @module
  */
 import { ToolError } from "../../lib/mcp/errors.ts";
-import { processRules } from "../../lib/platform/mod.ts";
+import { type OwnedTree, ownProcessTree, processRules } from "../../lib/platform/mod.ts";
 import { capQuote } from "../../lib/text/cap.ts";
 import { type Drain, drainStream } from "../../lib/process/drain.ts";
 import {
@@ -74,11 +74,13 @@ export class Job {
   #killing: Promise<void> | undefined;
   #spec: JobSpec;
   #launch: Launch;
+  #owned: OwnedTree | null;
   #now: () => number;
 
-  private constructor(spec: JobSpec, child: Deno.ChildProcess, launch: Launch) {
+  private constructor(spec: JobSpec, child: Deno.ChildProcess, launch: Launch, owned: OwnedTree | null) {
     this.#spec = spec;
     this.#launch = launch;
+    this.#owned = owned;
     this.#now = spec.now ?? Date.now;
     this.id = spec.id;
     this.command = spec.command;
@@ -98,7 +100,10 @@ export class Job {
       pgid: child.pid,
       marker: spec.marker,
       watchdog: spec.watchdog,
+      owned,
       onGone: () => {
+        // Gone or killed: nothing is left for kill-on-close to end.
+        this.#owned?.close();
         clearTimeout(this.#timer);
         this.#notify();
       },
@@ -112,6 +117,7 @@ export class Job {
   static spawn(spec: JobSpec): Job {
     let launch: Launch | undefined;
     let child: Deno.ChildProcess;
+    let owned: OwnedTree | null;
     try {
       launch = prepareLaunch(spec.shell, spec.command, { mergeStderr: spec.mergeStderr });
       // The job's parent is started with the job's environment: it shows the job no secret of the server.
@@ -127,12 +133,14 @@ export class Job {
         detached: processRules.detached,
         windowsRawArguments: invocation.rawArguments ?? false,
       }).spawn();
+      // Windows: in this same turn, while Deno still holds the shell's handle, so the pid is surely the shell.
+      owned = ownProcessTree(child.pid);
     } catch (error) {
       launch?.cleanup();
       const reason = error instanceof Error ? error.message : String(error);
       throw new ToolError("unavailable", `Cannot start "${capQuote(spec.command)}": ${capQuote(reason)}`);
     }
-    return new Job(spec, child, launch);
+    return new Job(spec, child, launch, owned);
   }
 
   /** Final once the shell exited and its output was collected. */
@@ -283,6 +291,9 @@ export class Job {
           marker: this.#spec.marker,
           signal: options.signal,
           graceMs: this.#spec.graceMs,
+          owned: this.#owned,
+          // Once the shell is reaped its pid may name another process: then only the Job Object kills.
+          rootRunning: this.#endedAt === undefined,
         });
       }
       await this.#finished;

@@ -1,10 +1,11 @@
 /**
- * How a job's shell is started: the script inline in argv, or — past the OS argument limits — from a
- * private temp file that is removed when the shell exits. Either way stdin stays free for shell_input.
+ * How a job's shell is started: the script inline in argv, or — past the OS argument limits, or for a
+ * multi-line cmd script — from a private temp file that is removed when the shell exits. Either way stdin
+ * stays free for shell_input.
  * @module
  */
 import { processRules } from "../../lib/platform/mod.ts";
-import { type ShellInvocation, tooLongToInline } from "../../lib/platform/posix.ts";
+import type { ShellInvocation } from "../../lib/platform/posix.ts";
 
 /** A ready-to-spawn invocation and what to remove after the shell exits. */
 export interface Launch {
@@ -18,7 +19,7 @@ export interface Launch {
 /** Builds the invocation of `command` in `shell`, writing a 0600 temp script when argv would be too long. */
 export function prepareLaunch(shell: string, command: string, options: { mergeStderr: boolean }): Launch {
   const inline = processRules.shellArgv(shell, command, options);
-  if (!tooLongToInline(inline)) return { invocation: inline, cleanup: () => {} };
+  if (!processRules.needsScriptFile(inline)) return { invocation: inline, cleanup: () => {} };
   const file = processRules.scriptFile(shell, command, options);
   // makeTempFile creates the file with mode 0600 in the OS temp dir: other users cannot read the script.
   const path = Deno.makeTempFileSync({ prefix: "shell-mcp-", suffix: file.suffix });

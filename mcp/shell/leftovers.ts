@@ -3,6 +3,7 @@
  * once the shell exited, what it left running (found by group and by marker, output redirected or not).
  * @module
  */
+import type { OwnedTree } from "../../lib/platform/mod.ts";
 import { type ProcessRow, readMarkers } from "../../lib/process/processes.ts";
 import { groupExists, treeAlive, treeMembers } from "../../lib/process/tree_kill.ts";
 
@@ -18,6 +19,8 @@ export interface LeftoversOptions {
   /** `NAME=value` in the environment of every process of the job. */
   marker: string;
   watchdog?: GroupWatch;
+  /** Windows: the job's Job Object, which counts its live processes (there are no groups to look at). */
+  owned?: OwnedTree | null;
   /** Called once, when nothing of the group is left (or it was killed). */
   onGone: () => void;
   /** How often leftovers are looked at again while they live; default 3000. */
@@ -56,14 +59,19 @@ export class Leftovers {
   /** Looks at the process table; when nothing is left, releases the group. */
   async check(): Promise<boolean> {
     if (this.#released) return false;
-    // The common case (nothing left) costs one signal and, on Linux, one grep: no `ps`.
-    const gone = !groupExists(this.#options.pgid) && !await this.#markedElsewhere();
-    const rows = gone
-      ? []
-      : await treeMembers(this.#options.pgid, { marker: this.#options.marker, commands: true });
-    if (this.#released) return false;
-    this.#rows = rows ?? [];
-    this.#alive = rows ? rows.length > 0 : await treeAlive(this.#options.pgid);
+    const owned = this.#options.owned;
+    if (owned) {
+      this.#alive = owned.alive();
+    } else {
+      // The common case (nothing left) costs one signal and, on Linux, one grep: no `ps`.
+      const gone = !groupExists(this.#options.pgid) && !await this.#markedElsewhere();
+      const rows = gone
+        ? []
+        : await treeMembers(this.#options.pgid, { marker: this.#options.marker, commands: true });
+      if (this.#released) return false;
+      this.#rows = rows ?? [];
+      this.#alive = rows ? rows.length > 0 : await treeAlive(this.#options.pgid);
+    }
     if (!this.#alive) {
       this.release();
     } else {

@@ -2,14 +2,10 @@
 import assert from "node:assert/strict";
 import { connect, textOf } from "../../_support/connect.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
-import { isWindows } from "../../../lib/platform/mod.ts";
-import { shellServer, waitFor } from "./processes.ts";
-
-const posixOnly = { ignore: isWindows };
+import { denoEval, shellServer, waitFor } from "./processes.ts";
 
 Deno.test({
   name: "shell_output refuses a fractional since or job_id",
-  ...posixOnly,
   fn: async () => {
     await using ws = await tempWorkspace();
     await using c = await connect(shellServer(ws.path));
@@ -26,7 +22,6 @@ Deno.test({
 
 Deno.test({
   name: "env with a NUL value or a bad name is invalid_argument naming the variable, and starts no job",
-  ...posixOnly,
   fn: async () => {
     await using ws = await tempWorkspace();
     await using c = await connect(shellServer(ws.path));
@@ -49,11 +44,14 @@ Deno.test({
 
 Deno.test({
   name: "a filtered read says an unfinished line is waiting instead of (no new output)",
-  ...posixOnly,
   fn: async () => {
     await using ws = await tempWorkspace();
     await using c = await connect(shellServer(ws.path));
-    await c.text("shell_start", { command: "printf 'abc'; sleep 300" });
+    await c.text("shell_start", {
+      command: denoEval(
+        "Deno.stdout.writeSync(new TextEncoder().encode(`abc`)); await new Promise((go) => setTimeout(go, 300000))",
+      ),
+    });
     await waitFor("the job to print", async () => {
       const listed = (await c.call("shell_list")).structuredContent as { jobs: { unread_bytes: number }[] };
       return listed.jobs[0].unread_bytes === 3;

@@ -2,10 +2,7 @@
 import assert from "node:assert/strict";
 import { connect } from "../../_support/connect.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
-import { isWindows } from "../../../lib/platform/mod.ts";
-import { shellServer } from "./processes.ts";
-
-const posixOnly = { ignore: isWindows };
+import { denoEval, shellServer } from "./processes.ts";
 const numbers = (from: number, to: number) =>
   Array.from({ length: to - from + 1 }, (_, i) => String(from + i));
 
@@ -26,11 +23,12 @@ async function follow(
 
 Deno.test({
   name: "shell_run that cuts names the job and the cursor, and following it reaches every line",
-  ...posixOnly,
   fn: async () => {
     await using ws = await tempWorkspace();
     await using c = await connect(shellServer(ws.path));
-    const text = await c.text("shell_run", { command: "seq 1 10000" });
+    const text = await c.text("shell_run", {
+      command: denoEval("console.log(Array.from({ length: 10000 }, (_, i) => i + 1).join(`\\n`))"),
+    });
     const match = text.match(
       /^job 1 exit 0 after [^\n]*\n([\s\S]*?)\n\[\.\.\. ([\d,]+) lines \(\d+K\) cut: shell_output job_id=1 since=(\d+) shows them \.\.\.\]\n([\s\S]*)$/,
     );
@@ -48,11 +46,12 @@ Deno.test({
 
 Deno.test({
   name: "a filtered read too big for one response stops at a whole chunk; following shows every match once",
-  ...posixOnly,
   fn: async () => {
     await using ws = await tempWorkspace();
     await using c = await connect(shellServer(ws.path));
-    await c.text("shell_run", { command: "seq 1 9000 | sed 's/^/match /'" });
+    await c.text("shell_run", {
+      command: denoEval("console.log(Array.from({ length: 9000 }, (_, i) => `match ${i + 1}`).join(`\\n`))"),
+    });
     const first = await c.text("shell_output", { job_id: 1, since: 0, filter: "^match" });
     assert.match(
       first,
@@ -69,13 +68,12 @@ Deno.test({
 
 Deno.test({
   name: "a page inside a long line ends with … and a marker, never inside an escape sequence",
-  ...posixOnly,
   fn: async () => {
     await using ws = await tempWorkspace();
     await using c = await connect(shellServer(ws.path));
     // 4,000 coloured "ab"s on one 44,000-byte line: 11 bytes each, so a 29,600-byte page ends inside one.
     await c.text("shell_run", {
-      command: String.raw`for i in $(seq 1 4000); do printf '\033[31mab\033[0m'; done; printf '\nend\n'`,
+      command: denoEval("console.log(`\\x1b[31mab\\x1b[0m`.repeat(4000) + `\\nend`)"),
     });
     const first = await c.text("shell_output", { job_id: 1, since: 0 });
     const pages = [first.slice(first.indexOf("\n") + 1), ...await follow(c, { job_id: 1 })];
@@ -102,11 +100,12 @@ Deno.test({
 
 Deno.test({
   name: "a matching line longer than a response is cut with a marker that says how to read it whole",
-  ...posixOnly,
   fn: async () => {
     await using ws = await tempWorkspace();
     await using c = await connect(shellServer(ws.path));
-    await c.text("shell_run", { command: "echo before; printf 'MATCH%0100000d\\n' 0" });
+    await c.text("shell_run", {
+      command: denoEval("console.log(`before\\nMATCH${`0`.repeat(100000)}`)"),
+    });
     const text = await c.text("shell_output", { job_id: 1, since: 0, filter: "MATCH" });
     assert.ok(text.length <= 30_000, `${text.length}`);
     const marker =

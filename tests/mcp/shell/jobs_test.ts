@@ -1,12 +1,9 @@
 /** The job registry directly: its limits hold under concurrent calls and against a racing shutdown. */
 import assert from "node:assert/strict";
 import { tempWorkspace } from "../../_support/workspace.ts";
-import { isWindows } from "../../../lib/platform/mod.ts";
 import { ToolError } from "../../../lib/mcp/errors.ts";
 import { Workspace } from "../../../lib/workspace/workspace.ts";
 import { JobRegistry } from "../../../mcp/shell/jobs.ts";
-
-const posixOnly = { ignore: isWindows };
 
 function registry(cwd: string, maxRunning: number): JobRegistry {
   return new JobRegistry({
@@ -19,7 +16,6 @@ function registry(cwd: string, maxRunning: number): JobRegistry {
 
 Deno.test({
   name: "concurrent starts cannot exceed the running-jobs limit",
-  ...posixOnly,
   fn: async () => {
     await using ws = await tempWorkspace();
     const jobs = registry(ws.path, 2);
@@ -42,16 +38,15 @@ Deno.test({
 
 Deno.test({
   name: "a failed start releases its reserved slot",
-  ...posixOnly,
   fn: async () => {
     await using ws = await tempWorkspace();
     const jobs = registry(ws.path, 1);
     try {
       await assert.rejects(
-        jobs.start({ command: "true", cwd: "missing", timeoutMs: 60_000 }),
+        jobs.start({ command: "exit 0", cwd: "missing", timeoutMs: 60_000 }),
         /no such folder/,
       );
-      const job = await jobs.start({ command: "true", timeoutMs: 60_000 });
+      const job = await jobs.start({ command: "exit 0", timeoutMs: 60_000 });
       await job.finished;
       assert.equal(job.state, "exited");
     } finally {
@@ -62,7 +57,6 @@ Deno.test({
 
 Deno.test({
   name: "a start racing shutdown never spawns after closeAll",
-  ...posixOnly,
   fn: async () => {
     await using ws = await tempWorkspace();
     const jobs = registry(ws.path, 4);
