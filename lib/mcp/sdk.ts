@@ -56,3 +56,19 @@ export type {
 export type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 // @ts-types="@modelcontextprotocol/sdk/shared/transport"
 export type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+// @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
+export { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+// @ts-types="@modelcontextprotocol/sdk/client/sse"
+export { SSEClientTransport, SseError } from "@modelcontextprotocol/sdk/client/sse.js";
+// @ts-types="@modelcontextprotocol/sdk/client/auth"
+export { auth, UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
+// @ts-types="@modelcontextprotocol/sdk/client/auth"
+export type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+// @ts-types="@modelcontextprotocol/sdk/shared/auth"
+export type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from "@modelcontextprotocol/sdk/shared/auth.js";
+// @ts-types="@modelcontextprotocol/sdk/server/mcp"
+export { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";

@@ -1,14 +1,23 @@
 /**
- * Opens one connection to a downstream server: a child process over stdio, or one of this project's
- * servers in our own process over a linked transport pair. Raced against the entry's connect timeout.
+ * Opens one connection to a downstream server: a child process over stdio, a remote server over HTTP
+ * (remote.ts), or one of this project's servers in our own process over a linked transport pair. Raced
+ * against the entry's connect timeout.
  * @module
  */
 import { createLinkedPair } from "../../lib/mcp/linked_transport.ts";
 import type { McpServerHandle } from "../../lib/mcp/server.ts";
-import { Client, type ClientCapabilities, StdioClientTransport, type Tool } from "../../lib/mcp/sdk.ts";
+import { ToolError } from "../../lib/mcp/errors.ts";
+import {
+  Client,
+  type ClientCapabilities,
+  StdioClientTransport,
+  type Tool,
+  type Transport,
+} from "../../lib/mcp/sdk.ts";
 import { VERSION } from "../../lib/version.ts";
 import { bootBuiltin } from "./builtins.ts";
 import { deliverResponsesInOrder } from "./ordered_delivery.ts";
+import { connectRemote, type RemoteOptions, remoteProvider } from "./remote.ts";
 import type { ServerConfig } from "./types.ts";
 
 /** An open connection and what the server told us about itself. */
@@ -32,6 +41,8 @@ export interface ConnectHooks {
   capabilities: ClientCapabilities;
   /** Wires handlers (list_changed, onclose) on the client before it connects. */
   prepare(client: Client): void;
+  /** For remote servers: where OAuth tokens live. */
+  remote?: RemoteOptions;
 }
 
 function markerEnv(marker: string): Record<string, string> {
@@ -52,9 +63,11 @@ export async function openConnection(config: ServerConfig, hooks: ConnectHooks):
   hooks.prepare(client);
   let builtin: McpServerHandle | undefined;
   let transport: StdioClientTransport | undefined;
+  let remote: Transport | undefined;
   const close = async () => {
     await client.close().catch(() => {});
     await transport?.close().catch(() => {});
+    await remote?.close().catch(() => {});
     await builtin?.close().catch(() => {});
   };
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -72,6 +85,9 @@ export async function openConnection(config: ServerConfig, hooks: ConnectHooks):
       const [clientSide, serverSide] = createLinkedPair();
       await builtin.server.connect(serverSide);
       await client.connect(clientSide);
+    } else if (spec.kind === "remote") {
+      const options = hooks.remote ?? {};
+      remote = await connectRemote(client, config.name, spec, remoteProvider(config.name, spec, options));
     } else {
       transport = new StdioClientTransport({
         command: spec.command,
@@ -93,7 +109,8 @@ export async function openConnection(config: ServerConfig, hooks: ConnectHooks):
   } catch (error) {
     attempt.catch(() => {});
     await close();
-    if (timedOut) throw error;
+    // A ToolError (a server that needs authorising) already says what happened and what to do.
+    if (timedOut || error instanceof ToolError) throw error;
     const message = error instanceof Error ? error.message : String(error);
     const hint = /ENOENT/.test(message) ? "; check its command and cwd" : "";
     throw new Error(`Cannot connect to MCP server "${config.name}": ${message}${hint}`, { cause: error });

@@ -31,6 +31,8 @@ import { buildCatalog, type Route } from "./catalog.ts";
 import type { CatalogTool, ServerConfig, ServerStatus } from "./types.ts";
 import { GroupWatchdog } from "../../lib/process/watchdog.ts";
 import { planReload, type ReloadReport } from "./reload.ts";
+import { defaultRemoteOptions, type RemoteOptions } from "./remote.ts";
+import { NeedsAuthError } from "./oauth/needs_auth.ts";
 
 export type { ReloadReport } from "./reload.ts";
 
@@ -47,6 +49,8 @@ export interface DownstreamDeps {
   retry?: RetryOptions;
   /** The hard ceiling on one call, progress or not (default {@link CALL_CEILING_MS}). */
   callCeilingMs?: number;
+  /** Remote servers: where OAuth tokens live (default: the user's config folder). */
+  remote?: RemoteOptions;
 }
 
 /** Per-call options. */
@@ -67,6 +71,8 @@ interface Link {
   capabilities: ClientCapabilities;
   state: "connecting" | "up" | "down";
   reason?: string;
+  /** Down until the user authorises the gateway (`gateway-mcp auth <name>`). */
+  needsAuth?: boolean;
   connection?: Connection;
   connecting?: Promise<void>;
   /** The last tools/list, kept while the server is down so search still finds its tools. */
@@ -119,6 +125,7 @@ export class Downstreams implements AsyncDisposable {
       retry: DEFAULT_RETRY,
       ...deps,
       callCeilingMs: deps.callCeilingMs ?? CALL_CEILING_MS,
+      remote: deps.remote ?? defaultRemoteOptions(),
     };
     for (const [key, group] of this.#group(configs)) this.#links.set(key, this.#newLink(group));
   }
@@ -163,6 +170,8 @@ export class Downstreams implements AsyncDisposable {
         name: config.name,
         state: link.state,
         ...(link.reason === undefined ? {} : { reason: link.reason }),
+        // Kept while a retry is connecting: what the user must do has not changed until one succeeds.
+        ...(link.needsAuth && link.state !== "up" ? { needsAuth: true } : {}),
         tools: this.#catalog.filter((tool) => tool.server === config.name).length,
         ...(link.instructions === undefined ? {} : { instructions: link.instructions }),
         ...(others.length ? { sharedWith: others } : {}),
@@ -258,7 +267,10 @@ export class Downstreams implements AsyncDisposable {
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       }),
-    );
+    ).catch((error) => {
+      if (error instanceof NeedsAuthError) this.#lostAuth(link, connection, error);
+      throw error;
+    });
     link.failures = 0;
     return result;
   }
@@ -373,6 +385,7 @@ export class Downstreams implements AsyncDisposable {
         capabilities: link.capabilities,
         stderrLine: (line) => this.#deps.log.info(`[${name}] ${line}`),
         prepare: (client) => this.#watch(client, link),
+        remote: this.#deps.remote,
       });
       if (this.#closed || link.closing) {
         await connection.close();
@@ -383,13 +396,17 @@ export class Downstreams implements AsyncDisposable {
       if (connection.pid) this.#watchdog.watch(connection.pid);
       link.state = "up";
       link.reason = undefined;
+      link.needsAuth = false;
       link.tools = connection.tools;
       link.instructions = connection.instructions;
       this.#rebuild();
     } catch (error) {
       link.state = "down";
       link.reason = error instanceof Error ? error.message : String(error);
-      this.#failed(link);
+      link.needsAuth = error instanceof NeedsAuthError;
+      // No backoff while it waits for the user: the first call after `gateway-mcp auth` connects.
+      if (link.needsAuth) link.retryAt = 0;
+      else this.#failed(link);
       this.#deps.log.error(link.reason);
     }
   }
@@ -419,6 +436,17 @@ export class Downstreams implements AsyncDisposable {
       this.#deps.log.error(link.reason);
       connection.close().catch(() => {});
     };
+  }
+
+  /** A token revoked mid-session: the server is down until authorised again; the next call reconnects. */
+  #lostAuth(link: Link, connection: Connection, error: NeedsAuthError): void {
+    if (link.connection !== connection) return;
+    link.connection = undefined;
+    link.state = "down";
+    link.reason = error.message;
+    link.needsAuth = true;
+    link.retryAt = 0;
+    connection.close().catch(() => {});
   }
 
   #failed(link: Link): void {
