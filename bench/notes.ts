@@ -5,7 +5,8 @@
  * @module
  */
 import { encode } from "gpt-tokenizer";
-import { Client, type ClientCapabilities, InMemoryTransport } from "../lib/mcp/sdk.ts";
+import { type ClientCapabilities } from "../lib/mcp/sdk.ts";
+import { Client, InMemoryTransport } from "../lib/mcp/sdk_client.ts";
 import type { CallToolResult } from "../lib/mcp/sdk.ts";
 import { Workspace } from "../lib/workspace/workspace.ts";
 import { createServer } from "../mcp/notes/server.ts";

@@ -5,7 +5,7 @@
  * Run: `deno run -A bench/shell.ts [bytes=1000000000] [--no-peers]`. Linux: RSS comes from /proc.
  * @module
  */
-import { Client, InMemoryTransport, StdioClientTransport } from "../lib/mcp/sdk.ts";
+import { Client, InMemoryTransport, StdioClientTransport } from "../lib/mcp/sdk_client.ts";
 import { Workspace } from "../lib/workspace/workspace.ts";
 import { createServer } from "../mcp/shell/server.ts";
 import { listServers, REPO_ROOT, runArgs } from "../tools/catalog.ts";

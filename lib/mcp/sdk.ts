@@ -1,17 +1,17 @@
 /**
- * The only module that imports the MCP SDK. Under Deno the SDK's `.js` subpath imports type-check as
- * `any` (typescript-sdk issue 2701); each `@ts-types` line restores the real declarations.
+ * The server half of the MCP SDK adapter; with `sdk_client.ts` (the client half), the only modules that
+ * import the SDK. A server's entry loads this half alone, so its cold start pays for no client code. Under
+ * Deno the SDK's `.js` subpath imports type-check as `any` (typescript-sdk issue 2701); each `@ts-types`
+ * line restores the real declarations.
  * @module
  */
 
 // @ts-types="@modelcontextprotocol/sdk/server/index"
 export { Server } from "@modelcontextprotocol/sdk/server/index.js";
-// @ts-types="@modelcontextprotocol/sdk/client/index"
-export { Client } from "@modelcontextprotocol/sdk/client/index.js";
-// @ts-types="@modelcontextprotocol/sdk/client/stdio"
-export { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-// @ts-types="@modelcontextprotocol/sdk/inMemory"
-export { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+// @ts-types="@modelcontextprotocol/sdk/validation/ajv-provider"
+export { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
+// @ts-types="@modelcontextprotocol/sdk/validation/types"
+export type { JsonSchemaType, JsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 export {
   CallToolRequestSchema,

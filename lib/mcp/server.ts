@@ -1,5 +1,11 @@
 /** Builds an MCP server from a tool table: the shared shape every `mcp/<name>/server.ts` returns. */
-import { RootsListChangedNotificationSchema, Server } from "./sdk.ts";
+import {
+  AjvJsonSchemaValidator,
+  type JsonSchemaType,
+  type JsonSchemaValidator,
+  RootsListChangedNotificationSchema,
+  Server,
+} from "./sdk.ts";
 import { registerTools, type ToolDefinition } from "./tool.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { VERSION } from "../version.ts";
@@ -34,6 +40,7 @@ export function createMcpServer(spec: ServerSpec): McpServerHandle {
     {
       capabilities: { tools: {}, ...(spec.logging ? { logging: {} } : {}) },
       instructions: spec.instructions,
+      jsonSchemaValidator: new LazyJsonSchemaValidator(),
     },
   );
   registerTools(server, spec.name, spec.tools);
@@ -61,4 +68,17 @@ export function createMcpServer(spec: ServerSpec): McpServerHandle {
       return closing;
     },
   };
+}
+
+/**
+ * The SDK's default validator builds Ajv with its formats in the Server constructor, a cost every cold
+ * start paid; only a form elicitation's answer is ever validated, so Ajv is built at that first use.
+ */
+class LazyJsonSchemaValidator {
+  #ajv?: AjvJsonSchemaValidator;
+
+  getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
+    this.#ajv ??= new AjvJsonSchemaValidator();
+    return this.#ajv.getValidator<T>(schema);
+  }
 }

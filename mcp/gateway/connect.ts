@@ -5,7 +5,8 @@
  */
 import { createLinkedPair } from "../../lib/mcp/linked_transport.ts";
 import type { McpServerHandle } from "../../lib/mcp/server.ts";
-import { Client, StdioClientTransport, type Tool } from "../../lib/mcp/sdk.ts";
+import type { Tool } from "../../lib/mcp/sdk.ts";
+import type { Client, StdioClientTransport } from "../../lib/mcp/sdk_client.ts";
 import { VERSION } from "../../lib/version.ts";
 import { bootBuiltin } from "./builtins.ts";
 import { deliverResponsesInOrder } from "./ordered_delivery.ts";
@@ -44,6 +45,8 @@ export function connectTimeoutReason(name: string, ms: number): string {
 
 /** Connects to `config`'s server and lists its tools, or throws (the timeout with its exact reason). */
 export async function openConnection(config: ServerConfig, hooks: ConnectHooks): Promise<Connection> {
+  // Loaded at the first connect, not at startup: the gateway answers initialize and tools/list without it.
+  const { Client, StdioClientTransport } = await import("../../lib/mcp/sdk_client.ts");
   // Declared always, since we connect before the upstream client's initialize: roots/list is answered from
   // the workspace, and elicitation and sampling are declined, when the upstream client lacks them.
   const client = new Client({ name: "continue-gateway", version: VERSION }, {

@@ -13,12 +13,8 @@
 import { log as defaultLog } from "../../lib/log.ts";
 import { ToolError } from "../../lib/mcp/errors.ts";
 import type { ProgressUpdate } from "../../lib/mcp/tool.ts";
-import {
-  type CallToolResult,
-  type Client,
-  type Tool,
-  ToolListChangedNotificationSchema,
-} from "../../lib/mcp/sdk.ts";
+import { type CallToolResult, type Tool, ToolListChangedNotificationSchema } from "../../lib/mcp/sdk.ts";
+import type { Client } from "../../lib/mcp/sdk_client.ts";
 import { callDownstream } from "./call.ts";
 import { ClientSide } from "./client_side.ts";
 import { type Connection, listAllTools, openConnection } from "./connect.ts";

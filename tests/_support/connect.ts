@@ -1,5 +1,6 @@
 /** An MCP client linked in process to a server under test: `await using c = await connect(handle)`. */
-import { Client, InMemoryTransport, ListRootsRequestSchema } from "../../lib/mcp/sdk.ts";
+import { ListRootsRequestSchema } from "../../lib/mcp/sdk.ts";
+import { Client, InMemoryTransport } from "../../lib/mcp/sdk_client.ts";
 import type { CallToolResult } from "../../lib/mcp/sdk.ts";
 import type { McpServerHandle } from "../../lib/mcp/server.ts";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { bootBuiltin, BUILTIN_NAMES } from "../../../mcp/gateway/builtins.ts";
 import { createLinkedPair } from "../../../lib/mcp/linked_transport.ts";
-import { Client } from "../../../lib/mcp/sdk.ts";
+import { Client } from "../../../lib/mcp/sdk_client.ts";
 import { listServers } from "../../../tools/catalog.ts";
 
 Deno.test("builtins: every server of this project can be hosted in process", () => {

@@ -8,13 +8,12 @@ import { relayUpstream } from "../../../mcp/gateway/relay.ts";
 import type { McpServerHandle } from "../../../lib/mcp/server.ts";
 import {
   type CallToolResult,
-  Client,
   CreateMessageRequestSchema,
   ElicitRequestSchema,
-  InMemoryTransport,
   type LoggingMessageNotification,
   LoggingMessageNotificationSchema,
 } from "../../../lib/mcp/sdk.ts";
+import { Client, InMemoryTransport } from "../../../lib/mcp/sdk_client.ts";
 import type { ServerConfig } from "../../../mcp/gateway/types.ts";
 import { scriptServer } from "./_config.ts";
 import { os } from "../../../lib/platform/mod.ts";

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { pathToFileURL } from "node:url";
 import { connect, textOf } from "../../_support/connect.ts";
-import { Client, InMemoryTransport, ListRootsRequestSchema } from "../../../lib/mcp/sdk.ts";
+import { ListRootsRequestSchema } from "../../../lib/mcp/sdk.ts";
+import { Client, InMemoryTransport } from "../../../lib/mcp/sdk_client.ts";
 import { spawnStdio } from "../../_support/stdio.ts";
 import { assertSnapshot } from "../../_support/snapshot.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
