@@ -13,6 +13,7 @@ import { os } from "../lib/platform/mod.ts";
 import { startPeer } from "./_support/peers.ts";
 import { drainStream } from "../lib/process/drain.ts";
 import { listProcesses } from "../lib/process/processes.ts";
+import { loadServerSdk } from "../lib/mcp/server.ts";
 
 const args = Deno.args.filter((arg) => !arg.startsWith("--"));
 const BYTES = Number(args[0] ?? 1_000_000_000);
@@ -89,6 +90,7 @@ async function inMemoryShell(workspace: string) {
   });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: "bench", version: "0" });
+  await loadServerSdk();
   await handle.server.connect(serverSide);
   await client.connect(clientSide);
   return {

@@ -20,11 +20,13 @@ export {
   ElicitRequestSchema,
   ErrorCode,
   JSONRPCMessageSchema,
+  LATEST_PROTOCOL_VERSION,
   ListRootsRequestSchema,
   ListToolsRequestSchema,
   LoggingMessageNotificationSchema,
   McpError,
   RootsListChangedNotificationSchema,
+  SUPPORTED_PROTOCOL_VERSIONS,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
@@ -39,6 +41,7 @@ export type {
   JSONRPCMessage,
   LoggingMessageNotification,
   Root,
+  ServerCapabilities,
   ServerNotification,
   ServerRequest,
   Tool,

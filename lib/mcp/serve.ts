@@ -1,6 +1,10 @@
-/** Connects a server to stdio and exits cleanly on stdin EOF, SIGINT or SIGTERM, after its cleanup. */
-import { LineTransport } from "./line_transport.ts";
-import type { McpServerHandle } from "./server.ts";
+/**
+ * Connects a server to stdio and exits cleanly on stdin EOF, SIGINT or SIGTERM, after its cleanup. The
+ * handshake is answered before the SDK is loaded (`quick_start.ts`), unless the SDK server already exists.
+ * @module
+ */
+import { answerHandshake, dropReplayedAnswer } from "./quick_start.ts";
+import { loadServerSdk, type McpServerHandle } from "./server.ts";
 import { platform } from "../platform/mod.ts";
 import { log } from "../log.ts";
 
@@ -31,7 +35,13 @@ export async function serveStdio(handle: McpServerHandle): Promise<void> {
     event.preventDefault();
     log.error(`${handle.name}-mcp: unhandled rejection`, event.reason);
   });
-  const transport = new LineTransport(Deno.stdin.readable, Deno.stdout.writable);
+  const handshake = handle.serverBuilt
+    ? undefined
+    : await answerHandshake(handle.spec, Deno.stdin.readable, Deno.stdout.writable);
+  await loadServerSdk();
+  const { LineTransport } = await import("./line_transport.ts");
+  const transport = new LineTransport(handshake?.input ?? Deno.stdin.readable, Deno.stdout.writable);
+  if (handshake?.initialize) dropReplayedAnswer(transport, handshake.initialize);
   transport.onclose = () => shutdown("stdin closed");
   await handle.server.connect(transport);
 }

@@ -1,14 +1,20 @@
-/** Builds an MCP server from a tool table: the shared shape every `mcp/<name>/server.ts` returns. */
-import {
-  AjvJsonSchemaValidator,
-  type JsonSchemaType,
-  type JsonSchemaValidator,
-  RootsListChangedNotificationSchema,
-  Server,
-} from "./sdk.ts";
-import { registerTools, type ToolDefinition } from "./tool.ts";
+/**
+ * Builds an MCP server from a tool table: the shared shape every `mcp/<name>/server.ts` returns. The SDK
+ * server itself is built at first use, from `server_binding.ts`: this module imports no SDK value, so a
+ * stdio entry answers initialize and tools/list before paying for the SDK (`quick_start.ts`).
+ * @module
+ */
+import type { Implementation, Server, ServerCapabilities } from "./sdk.ts";
+import { type ToolDefinition, toolTable } from "./tool.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { VERSION } from "../version.ts";
+
+let binding: typeof import("./server_binding.ts") | undefined;
+
+/** Loads the SDK's server half; a handle's `server` needs it. Cheap once loaded. */
+export async function loadServerSdk(): Promise<void> {
+  binding ??= await import("./server_binding.ts");
+}
 
 /** What a server is made of. */
 export interface ServerSpec {
@@ -28,57 +34,51 @@ export interface ServerSpec {
 /** A built server and its cleanup hook. */
 export interface McpServerHandle {
   readonly name: string;
+  /** What it was built from: the stdio entry answers the handshake from it before the SDK is loaded. */
+  readonly spec: ServerSpec;
+  /** The SDK server, built at first use; call {@link loadServerSdk} before. */
   readonly server: Server;
+  /** Whether {@link server} was built (a transport may be connected). */
+  readonly serverBuilt: boolean;
   /** Runs the server's cleanup (once) and closes its transport. */
   close(): Promise<void>;
 }
 
-/** Builds the SDK server, registers the tools and wires workspace roots. No I/O happens here. */
+/** The capabilities the server declares, the same before and after the SDK is loaded. */
+export function serverCapabilities(spec: ServerSpec): ServerCapabilities {
+  return { tools: { listChanged: false }, ...(spec.logging ? { logging: {} } : {}) };
+}
+
+/** The server's name and version as initialize reports them. */
+export function serverInfo(spec: ServerSpec): Implementation {
+  return { name: `${spec.name}-mcp`, version: VERSION };
+}
+
+/** Checks the tool table (throws on a bad one) and returns the handle. No I/O happens here. */
 export function createMcpServer(spec: ServerSpec): McpServerHandle {
-  const server = new Server(
-    { name: `${spec.name}-mcp`, version: VERSION },
-    {
-      capabilities: { tools: {}, ...(spec.logging ? { logging: {} } : {}) },
-      instructions: spec.instructions,
-      jsonSchemaValidator: new LazyJsonSchemaValidator(),
-    },
-  );
-  registerTools(server, spec.name, spec.tools);
-  const workspace = spec.workspace;
-  if (workspace) {
-    const adoptRoots = () => {
-      if (!server.getClientCapabilities()?.roots) return;
-      workspace.adoptClientRoots(async () => (await server.listRoots()).roots.map((root) => root.uri));
-    };
-    server.oninitialized = adoptRoots;
-    server.setNotificationHandler(RootsListChangedNotificationSchema, adoptRoots);
-  }
+  const byName = toolTable(spec.name, spec.tools);
+  let server: Server | undefined;
   let closing: Promise<void> | undefined;
   return {
     name: spec.name,
-    server,
+    spec,
+    get server() {
+      if (!binding) throw new Error(`${spec.name}-mcp: await loadServerSdk() before using the server`);
+      server ??= binding.buildServer(spec, byName);
+      return server;
+    },
+    get serverBuilt() {
+      return server !== undefined;
+    },
     close() {
       closing ??= (async () => {
         try {
           await spec.cleanup?.();
         } finally {
-          await server.close();
+          await server?.close();
         }
       })();
       return closing;
     },
   };
-}
-
-/**
- * The SDK's default validator builds Ajv with its formats in the Server constructor, a cost every cold
- * start paid; only a form elicitation's answer is ever validated, so Ajv is built at that first use.
- */
-class LazyJsonSchemaValidator {
-  #ajv?: AjvJsonSchemaValidator;
-
-  getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
-    this.#ajv ??= new AjvJsonSchemaValidator();
-    return this.#ajv.getValidator<T>(schema);
-  }
 }

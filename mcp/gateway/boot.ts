@@ -1,5 +1,5 @@
 /** Builds the gateway from its config: downstream connections, the ranking, the four tools. */
-import type { McpServerHandle } from "../../lib/mcp/server.ts";
+import { loadServerSdk, type McpServerHandle } from "../../lib/mcp/server.ts";
 import { loadConfig } from "./config.ts";
 import { ConfigWatcher } from "./config_watch.ts";
 import { Downstreams } from "./downstream.ts";
@@ -45,6 +45,7 @@ export async function boot(
       await downstreams.close();
     },
   });
+  await loadServerSdk();
   relayUpstream(downstreams, handle, Workspace.fromEnv().roots);
   return handle;
 }

@@ -4,7 +4,7 @@
  * @module
  */
 import { createLinkedPair } from "../../lib/mcp/linked_transport.ts";
-import type { McpServerHandle } from "../../lib/mcp/server.ts";
+import { loadServerSdk, type McpServerHandle } from "../../lib/mcp/server.ts";
 import type { Tool } from "../../lib/mcp/sdk.ts";
 import type { Client, StdioClientTransport } from "../../lib/mcp/sdk_client.ts";
 import { VERSION } from "../../lib/version.ts";
@@ -72,6 +72,7 @@ export async function openConnection(config: ServerConfig, hooks: ConnectHooks):
     const spec = config.transport;
     if (spec.kind === "builtin") {
       builtin = await bootBuiltin(spec.server);
+      await loadServerSdk();
       const [clientSide, serverSide] = createLinkedPair();
       await builtin.server.connect(serverSide);
       await client.connect(clientSide);

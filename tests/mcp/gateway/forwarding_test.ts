@@ -5,7 +5,7 @@ import { Downstreams } from "../../../mcp/gateway/downstream.ts";
 import { createFinder } from "../../../mcp/gateway/finder.ts";
 import { createServer } from "../../../mcp/gateway/server.ts";
 import { relayUpstream } from "../../../mcp/gateway/relay.ts";
-import type { McpServerHandle } from "../../../lib/mcp/server.ts";
+import { loadServerSdk, type McpServerHandle } from "../../../lib/mcp/server.ts";
 import {
   type CallToolResult,
   CreateMessageRequestSchema,
@@ -49,6 +49,7 @@ async function gatewayWith<T>(
     finder: createFinder(),
     cleanup: () => downstreams.close(),
   });
+  await loadServerSdk();
   relayUpstream(downstreams, handle, options.workspaceRoots ?? []);
   return link(handle);
 }
@@ -208,6 +209,7 @@ async function askingClient(handle: McpServerHandle) {
     content: { type: "text", text: "hi from upstream" },
     model: "test-model",
   }));
+  await loadServerSdk();
   await handle.server.connect(serverSide);
   await client.connect(clientSide);
   const call = async (name: string) =>
@@ -289,6 +291,7 @@ Deno.test("forwarding: elicitations from two servers reach the client one at a t
       inFlight--;
       return { action: "accept", content: { sure: order.length === 1 } };
     });
+    await loadServerSdk();
     await handle.server.connect(serverSide);
     await client.connect(clientSide);
     const call = async (name: string) =>
