@@ -20,11 +20,16 @@ export function blockYaml(server: ServerEntry, command = `${server.name}-mcp`): 
   ].join("\n");
 }
 
-/** Rewrites the ready-to-copy examples in this repository's `.continue/mcpServers/`. */
+/** The servers Continue runs directly; a tail server is reached through the gateway instead. */
+export function directServers(): ServerEntry[] {
+  return listServers().filter((server) => !server.tail);
+}
+
+/** Rewrites the ready-to-copy examples in this repository's `.continue/mcpServers/` (direct servers only). */
 export async function writeExampleBlocks(): Promise<void> {
   const dir = join(REPO_ROOT, ".continue", "mcpServers");
   await Deno.mkdir(dir, { recursive: true });
-  for (const server of listServers()) {
+  for (const server of directServers()) {
     await Deno.writeTextFile(join(dir, `${server.name}.yaml`), blockYaml(server));
   }
 }

@@ -13,6 +13,8 @@ export interface ServerEntry {
   permissions: string[];
   /** Data files read at run time, which `deno compile` must embed (`--include`). */
   include?: string[];
+  /** Behind the gateway (`{ "builtin": "<name>" }`) instead of wired into Continue directly: no block file. */
+  tail?: boolean;
   /** A harmless call doctor makes to prove the server works. */
   smoke?: { tool: string; arguments?: Record<string, unknown> };
 }

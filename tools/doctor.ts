@@ -9,15 +9,22 @@ import { inspectServer } from "./inspect.ts";
 import { listTokens } from "./tokens.ts";
 import { findExternals } from "./externals.ts";
 import { gatewayHealth } from "./gateway_health.ts";
+import { warmCache } from "./warm_cache.ts";
 
 const encoder = new TextEncoder();
 const print = (line = "") => Deno.stdout.writeSync(encoder.encode(`${line}\n`));
 
 const cwd = Deno.cwd();
 const rows: string[][] = [["server", "status", "tools", "tokens", "startup", "smoke call"]];
+const tail = new Set<string>(["gateway-mcp"]);
 const failures: string[] = [];
+// Fetch every server's modules now, once, so that each later start (and the installed wrappers, which
+// run with --cached-only) needs no network.
+const cache = await warmCache(listServers());
+if (!cache.ok) failures.push(`module cache: ${cache.error}`);
 for (const server of listServers()) {
   const seen = await inspectServer(server, { cwd });
+  if (server.tail) tail.add(`${server.name}-mcp`);
   const smoke = seen.smoke ? `${seen.smoke.tool} → ${oneLine(seen.smoke.text)}` : "-";
   rows.push([
     `${server.name}-mcp`,
@@ -31,13 +38,14 @@ for (const server of listServers()) {
     failures.push(`${server.name}-mcp: ${seen.error ?? `smoke call failed: ${seen.smoke?.text}`}`);
   }
 }
-// The gateway is what stands in for the long tail: its tools are counted apart from the direct servers'.
-const direct = rows.slice(1).filter((row) => row[0] !== "gateway-mcp");
+// The gateway is what stands in for the long tail: its tools, and those of the servers behind it (tail in
+// server.json), are counted apart from the direct servers'.
+const direct = rows.slice(1).filter((row) => !tail.has(row[0]));
 const total = direct.reduce((sum, row) => sum + Number(row[3]), 0);
 print(`continue-mcp doctor — workspace ${cwd}`);
 print();
 printTable(rows);
-print(`\nall direct servers' tools at rest: ${total} tokens (o200k; the gateway's own are in its row)`);
+print(`\nall direct servers' tools at rest: ${total} tokens (o200k; the gateway's and tail servers' apart)`);
 
 const gateway = await gatewayHealth(Deno.env.toObject());
 print(`\n${gateway.heading}`);

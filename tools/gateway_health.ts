@@ -38,7 +38,12 @@ export async function gatewayHealth(
     const shared = status.sharedWith?.length
       ? `shares its connection with ${status.sharedWith.join(", ")}`
       : "";
-    rows.push([status.name, status.state, String(status.tools), status.reason ?? shared]);
+    rows.push([
+      status.name,
+      status.needsAuth ? "needs auth" : status.state,
+      String(status.tools),
+      status.reason ?? shared,
+    ]);
     if (status.state === "down") problems.push(`gateway downstream ${status.name}: ${status.reason}`);
   }
   return { heading: `gateway: config ${config.file}`, rows, problems };

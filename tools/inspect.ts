@@ -16,16 +16,19 @@ export interface Inspection {
   error?: string;
 }
 
-/** Spawns `server` with `cwd` as its workspace, lists its tools, runs its smoke call, and stops it. */
+/**
+ * Spawns `server` with `cwd` as its workspace, lists its tools, runs its smoke call, and stops it. Runs
+ * `deno run` on its entry unless `command` names an installed executable (the release smoke test).
+ */
 export async function inspectServer(
   server: ServerEntry,
-  options: { cwd: string; timeoutMs?: number },
+  options: { cwd: string; timeoutMs?: number; command?: string; env?: Record<string, string> },
 ): Promise<Inspection> {
   const transport = new StdioClientTransport({
-    command: Deno.execPath(),
-    args: runArgs(server),
+    command: options.command ?? Deno.execPath(),
+    args: options.command ? [] : runArgs(server),
     cwd: options.cwd,
-    env: Deno.env.toObject(),
+    env: options.env ?? Deno.env.toObject(),
     stderr: "pipe",
   });
   let stderr = "";

@@ -1,174 +1,177 @@
 /**
- * `deno task new <name> [--summary "..."]`: scaffolds a server that already passes the gate — entry,
- * server, one tool, server.json, tests (in-memory, stdio, snapshot), the compile task, the gateway's builtin
- * entry and the Continue block. Then: `deno task test:update && deno task sync`.
+ * `deno task new <name> [--tail] [--describe "one line"]`: copies templates/server/ into mcp/<name>/ and
+ * tests/mcp/<name>/ renamed, adds the compile task and the gateway's builtin entry, and wires the server:
+ * a `.continue/mcpServers/<name>.yaml` block, or with `--tail` an entry in the gateway's example config
+ * (never both). Refuses a bad or taken name before writing anything. Ends by running the new server's tests
+ * and printing the wiring steps; exits with the tests' status.
  * @module
  */
-import { join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { REPO_ROOT } from "./catalog.ts";
+import { blockYaml } from "./blocks.ts";
+import {
+  addBuiltin,
+  addCompileTask,
+  addGatewayEntry,
+  hasBuiltin,
+  hasGatewayEntry,
+  nameProblem,
+  renderTemplateFile,
+  type ServerSpec,
+  targetPath,
+} from "./scaffold.ts";
 
-/** What the generator writes, relative to the repository root. */
-export function scaffold(name: string, summary: string): Record<string, string> {
-  const title = `${name}-mcp`;
-  return {
-    [`mcp/${name}/main.ts`]: `/**
- * ${title}: ${summary}
- * Permissions: --allow-read (workspace roots), --allow-env (MCP_WORKSPACE, MCP_ALLOW_DIRS).
- * @module
- */
-import { serveStdio } from "../../lib/mcp/serve.ts";
-import { boot } from "./boot.ts";
+const USAGE = 'Usage: deno task new <name> [--tail] [--describe "one line"]';
+const TEMPLATE_DIR = "templates/server";
+const GATEWAY_CONFIG = "mcp/gateway/gateway.config.example.jsonc";
+const BUILTINS = "mcp/gateway/builtins.ts";
 
-await serveStdio(boot());
-`,
-    [`mcp/${name}/boot.ts`]:
-      `/** Builds the ${name} server from env: for its stdio entry and the gateway's in-process hosting. */
-import type { McpServerHandle } from "../../lib/mcp/server.ts";
-import { Workspace } from "../../lib/workspace/workspace.ts";
-import { createServer } from "./server.ts";
-
-/** The ${name} server, configured from env exactly as its stdio entry runs it. */
-export function boot(): McpServerHandle {
-  return createServer({ workspace: Workspace.fromEnv() });
-}
-`,
-    [`mcp/${name}/server.ts`]: `/** The ${name} server: ${summary} */
-import { createMcpServer, type McpServerHandle } from "../../lib/mcp/server.ts";
-import type { Workspace } from "../../lib/workspace/workspace.ts";
-import { createTools } from "./tools.ts";
-
-/** What the ${name} server needs. */
-export interface ServerOptions {
-  workspace: Workspace;
+/** A request the generator turns down; nothing has been written. */
+export class Refusal extends Error {
+  override readonly name = "Refusal";
 }
 
-/** Builds the ${name} server; no I/O until it is connected. */
-export function createServer(options: ServerOptions): McpServerHandle {
-  return createMcpServer({
-    name: "${name}",
-    instructions: ${JSON.stringify(summary)},
-    tools: createTools(options),
-    workspace: options.workspace,
-  });
+/** The spec from the command line; unknown arguments are refused. */
+export function parseArgs(args: readonly string[]): ServerSpec {
+  let name: string | undefined;
+  let summary: string | undefined;
+  let tail = false;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === "--tail") tail = true;
+    else if (arg === "--describe") {
+      summary = args[++i];
+      if (summary === undefined) throw new Refusal(`--describe needs a value\n${USAGE}`);
+    } else if (arg.startsWith("-")) throw new Refusal(`Unknown option "${arg}"\n${USAGE}`);
+    else if (name === undefined) name = arg;
+    else throw new Refusal(`Unexpected argument "${arg}"\n${USAGE}`);
+  }
+  if (name === undefined) throw new Refusal(USAGE);
+  const problem = nameProblem(name);
+  if (problem) throw new Refusal(`${problem}\n${USAGE}`);
+  summary ??= `The ${name} server.`;
+  if (!summary.trim() || /[\r\n]/.test(summary) || summary.includes("*/") || summary.length > 200) {
+    throw new Refusal('--describe takes one line of at most 200 characters (no "*/")');
+  }
+  return { name, summary: summary.trim(), tail };
 }
-`,
-    [`mcp/${name}/tools.ts`]: `/** The ${name} server's tool table. */
-import { z } from "zod";
-import { defineTool, type ToolDefinition } from "../../lib/mcp/tool.ts";
-import type { Workspace } from "../../lib/workspace/workspace.ts";
 
-/** The tools, closed over their dependencies. */
-export function createTools(deps: { workspace: Workspace }): ToolDefinition[] {
+/** Every file to write (path relative to `root` → its whole new text); only reads. Throws Refusal. */
+export async function planServer(root: string, spec: ServerSpec): Promise<Map<string, string>> {
+  const { name } = spec;
+  const block = `.continue/mcpServers/${name}.yaml`;
+  for (const taken of [`mcp/${name}`, `tests/mcp/${name}`, block]) {
+    if (await exists(join(root, taken))) throw new Refusal(`"${name}" is taken: ${taken} exists`);
+  }
+  const builtins = await Deno.readTextFile(join(root, BUILTINS));
+  if (hasBuiltin(builtins, name)) throw new Refusal(`"${name}" is taken: ${BUILTINS} already hosts it`);
+  const gatewayConfig = await Deno.readTextFile(join(root, GATEWAY_CONFIG));
+  if (hasGatewayEntry(gatewayConfig, name)) {
+    throw new Refusal(`"${name}" is taken: ${GATEWAY_CONFIG} already has an entry by that name`);
+  }
+
+  const plan = new Map<string, string>();
+  const templateRoot = join(root, TEMPLATE_DIR);
+  for (const file of await listFiles(templateRoot)) {
+    const relativePath = relative(templateRoot, file).replaceAll("\\", "/");
+    plan.set(
+      targetPath(relativePath, name),
+      renderTemplateFile(relativePath, await Deno.readTextFile(file), spec),
+    );
+  }
+  const manifest = JSON.parse(plan.get(`mcp/${name}/server.json`)!);
+  const denoJson = await Deno.readTextFile(join(root, "deno.json"));
+  try {
+    plan.set("deno.json", addCompileTask(denoJson, name, manifest.permissions));
+    // The gateway can host every server of this project in its own process (`{ "builtin": "<name>" }`).
+    plan.set(BUILTINS, addBuiltin(builtins, name));
+    if (spec.tail) plan.set(GATEWAY_CONFIG, addGatewayEntry(gatewayConfig, name));
+    else plan.set(block, blockYaml({ name, entry: "", ...manifest }));
+  } catch (error) {
+    throw new Refusal(`Cannot wire "${name}": ${error instanceof Error ? error.message : error}`);
+  }
+  return plan;
+}
+
+/** Writes the plan: new files are created (never overwritten), edited files replaced. */
+export async function writePlan(root: string, plan: Map<string, string>): Promise<void> {
+  for (const [path, text] of plan) {
+    const target = join(root, path);
+    const existed = await exists(target);
+    await Deno.mkdir(dirname(target), { recursive: true });
+    await Deno.writeTextFile(target, text, existed ? {} : { createNew: true });
+  }
+}
+
+/** What is left for the user (or agent) to do once the server exists. */
+export function wiringSteps(spec: ServerSpec): string[] {
+  const { name } = spec;
+  const common = [
+    `edit mcp/${name}/tools.ts (the tools) and tests/mcp/${name}/server_test.ts (their golden tests), then:`,
+    `  UPDATE_SNAPSHOTS=1 deno test -A tests/mcp/${name}/ && deno test -A tests/mcp/${name}/`,
+    `  deno fmt mcp/${name} tests/mcp/${name} && deno lint mcp/${name} tests/mcp/${name}`,
+    "deno task sync      # the README table (and the Continue block examples)",
+    `deno task doctor    # ${name}-mcp must show ok`,
+  ];
+  if (spec.tail) {
+    return [
+      ...common,
+      `wired behind the gateway: ${GATEWAY_CONFIG} has "${name}": { "builtin": "${name}" }.`,
+      "  Copy that entry into the config your gateway reads ($MCP_GATEWAY_CONFIG), then restart the gateway:",
+      "  it reads its builtin table at start; a compiled gateway-mcp embeds it (re-run `deno task install`).",
+      `  The agent reaches it with gateway_search, then gateway_call { "name": "${name}__<tool>" }.`,
+    ];
+  }
   return [
-    defineTool({
-      name: "${name}_describe",
-      description: "Describe a workspace path: its real location, shown relative to the workspace.",
-      input: { path: z.string().describe("Path, relative to the workspace") },
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-      run: async ({ path }) => deps.workspace.display(await deps.workspace.resolveInside(path)),
-    }),
+    ...common,
+    `wired into Continue: .continue/mcpServers/${name}.yaml runs "${name}-mcp".`,
+    `  deno task install   # puts ${name}-mcp on PATH and copies the block into your workspace`,
+    "  Then reload Continue; the tools appear in agent mode.",
   ];
 }
-`,
-    [`mcp/${name}/server.json`]: JSON.stringify(
-      {
-        summary,
-        permissions: ["--allow-read", "--allow-env"],
-        smoke: { tool: `${name}_describe`, arguments: { path: "." } },
-      },
-      null,
-      2,
-    ) + "\n",
-    [`tests/mcp/${name}/server_test.ts`]: `import assert from "node:assert/strict";
-import { connect, textOf } from "../../_support/connect.ts";
-import { spawnStdio } from "../../_support/stdio.ts";
-import { assertSnapshot } from "../../_support/snapshot.ts";
-import { tempWorkspace } from "../../_support/workspace.ts";
-import { Workspace } from "../../../lib/workspace/workspace.ts";
-import { createServer } from "../../../mcp/${name}/server.ts";
 
-Deno.test("${name}_describe shows a path relative to the workspace", async () => {
-  await using ws = await tempWorkspace({ "src/a.ts": "a" });
-  await using c = await connect(createServer({ workspace: new Workspace({ cwd: ws.path }) }));
-  assert.equal(await c.text("${name}_describe", { path: "src/../src/a.ts" }), "src/a.ts");
-});
-
-Deno.test("${name}_describe refuses a path outside the workspace", async () => {
-  await using ws = await tempWorkspace();
-  await using c = await connect(createServer({ workspace: new Workspace({ cwd: ws.path }) }));
-  const result = await c.call("${name}_describe", { path: "../.." });
-  assert.equal(result.isError, true);
-  assert.match(textOf(result), /^Error \\[outside_workspace\\]/);
-});
-
-Deno.test("${name}: tools/list matches the snapshot", async () => {
-  await using c = await connect(createServer({ workspace: new Workspace({ cwd: Deno.cwd() }) }));
-  await assertSnapshot(new URL("./tools.snapshot.json", import.meta.url), (await c.client.listTools()).tools);
-});
-
-Deno.test("${name}: the stdio entrypoint answers a real client", async () => {
-  await using c = await spawnStdio("${name}");
-  const { tools } = await c.client.listTools();
-  assert.deepEqual(tools.map((tool) => tool.name), ["${name}_describe"]);
-});
-`,
-  };
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
 }
 
-/** deno.json text with a `compile:<name>` task added after the last one. */
-export function addCompileTask(denoJson: string, name: string, permissions: string[]): string {
-  const task = `    "compile:${name}": "deno compile --no-prompt ${
-    permissions.join(" ")
-  } --output dist/${name}-mcp mcp/${name}/main.ts",`;
-  const lines = denoJson.split("\n");
-  const last = lines.findLastIndex((line) => line.trim().startsWith('"compile:'));
-  if (last < 0) throw new Error('deno.json has no "compile:<name>" task to add after');
-  const withComma = lines[last].endsWith(",") ? lines[last] : `${lines[last]},`;
-  const added = last === lines.length - 1 || lines[last].endsWith(",") ? task : task.replace(/,$/, "");
-  lines.splice(last, 1, withComma, added);
-  return lines.join("\n");
-}
-
-/** builtins.ts text with the new server added to the gateway's in-process table, after the last entry. */
-export function addBuiltin(builtins: string, name: string): string {
-  const lines = builtins.split("\n");
-  const last = lines.findLastIndex((line) =>
-    /^ {2}[a-z0-9]+: \(\) => import\("\.\.\/[a-z0-9]+\/boot\.ts"\),$/.test(line)
-  );
-  if (last < 0) throw new Error("mcp/gateway/builtins.ts has no builtin entry to add after");
-  lines.splice(last + 1, 0, `  ${name}: () => import("../${name}/boot.ts"),`);
-  return lines.join("\n");
+async function listFiles(dir: string): Promise<string[]> {
+  const files: string[] = [];
+  for await (const entry of Deno.readDir(dir)) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory) files.push(...await listFiles(path));
+    else if (entry.isFile) files.push(path);
+  }
+  return files.sort();
 }
 
 if (import.meta.main) {
-  const [name, ...rest] = Deno.args;
-  const summaryAt = rest.indexOf("--summary");
-  const summary = summaryAt >= 0 ? rest[summaryAt + 1] : `The ${name} server.`;
-  const rootAt = rest.indexOf("--root");
-  const root = rootAt >= 0 ? rest[rootAt + 1] : REPO_ROOT;
-  if (!name || !/^[a-z][a-z0-9]{1,19}$/.test(name)) {
-    throw new Error("Usage: deno task new <name> [--summary text]; name: lowercase letters and digits, 2-20");
-  }
+  const say = (line: string) => Deno.stdout.writeSync(new TextEncoder().encode(`${line}\n`));
+  let spec: ServerSpec;
+  let plan: Map<string, string>;
   try {
-    await Deno.stat(join(root, "mcp", name));
-    throw new Error(`mcp/${name} already exists`);
+    spec = parseArgs(Deno.args);
+    plan = await planServer(REPO_ROOT, spec);
   } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
+    if (!(error instanceof Refusal)) throw error;
+    Deno.stderr.writeSync(new TextEncoder().encode(`refused (nothing changed): ${error.message}\n`));
+    Deno.exit(2);
   }
-  for (const [relative, content] of Object.entries(scaffold(name, summary))) {
-    await Deno.mkdir(join(root, relative, ".."), { recursive: true });
-    await Deno.writeTextFile(join(root, relative), content, { createNew: true });
-  }
-  const denoJsonPath = join(root, "deno.json");
-  const permissions = JSON.parse(scaffold(name, summary)[`mcp/${name}/server.json`]).permissions;
-  await Deno.writeTextFile(
-    denoJsonPath,
-    addCompileTask(await Deno.readTextFile(denoJsonPath), name, permissions),
-  );
-  // The gateway can host every server of this project in its own process (`{ "builtin": "<name>" }`).
-  const builtinsPath = join(root, "mcp", "gateway", "builtins.ts");
-  await Deno.writeTextFile(builtinsPath, addBuiltin(await Deno.readTextFile(builtinsPath), name));
-  Deno.stdout.writeSync(new TextEncoder().encode(
-    `created mcp/${name}/ and tests/mcp/${name}/; next: deno task test:update && deno task sync && deno task ok\n`,
-  ));
+  await writePlan(REPO_ROOT, plan);
+  for (const path of plan.keys()) say(`wrote   ${path}`);
+  say(`\nrunning the new server's tests: deno test --no-prompt -A tests/mcp/${spec.name}/`);
+  const tests = await new Deno.Command(Deno.execPath(), {
+    args: ["test", "--no-prompt", "-A", `tests/mcp/${spec.name}/`],
+    cwd: REPO_ROOT,
+    stdout: "inherit",
+    stderr: "inherit",
+  }).output();
+  say(`\n${spec.name}-mcp ${tests.success ? "is ready" : "FAILED its tests"}. Next:`);
+  for (const line of wiringSteps(spec)) say(`  ${line}`);
+  Deno.exit(tests.success ? 0 : 1);
 }

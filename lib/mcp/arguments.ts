@@ -3,15 +3,21 @@ import type { z } from "zod";
 import type { JsonSchema } from "./schema.ts";
 
 /**
- * Models often send `"50"` for a number, `"true"` for a boolean, or a JSON-encoded array as a string.
- * Repairs those top-level values when the schema leaves no doubt; everything else is left to validation.
+ * Models often send `"50"` for a number, `"true"` for a boolean, or a JSON-encoded array as a string; CLI
+ * clients send what a user typed as a string (`text=123`) as a number or boolean (MCP Inspector 2.x,
+ * mcporter). Repairs those top-level values (and the items of a list of strings) when the schema leaves no
+ * doubt; everything else is left to validation. The published schema is not changed.
  */
 export function coerceArguments(args: unknown, schema: JsonSchema): unknown {
   if (typeof args !== "object" || args === null || Array.isArray(args)) return args;
   const out: Record<string, unknown> = { ...args as Record<string, unknown> };
   for (const [key, value] of Object.entries(out)) {
     const property = schema.properties?.[key];
-    if (property === undefined || typeof value !== "string") continue;
+    if (property === undefined) continue;
+    if (typeof value !== "string") {
+      out[key] = typedAsText(value, property);
+      continue;
+    }
     const types = acceptedTypes(property);
     if (types.has("string")) continue;
     const trimmed = value.trim();
@@ -28,6 +34,38 @@ export function coerceArguments(args: unknown, schema: JsonSchema): unknown {
     }
   }
   return out;
+}
+
+/** A number or boolean where only text is accepted becomes its text, in a list of strings too. */
+function typedAsText(value: unknown, schema: JsonSchema): unknown {
+  const types = acceptedTypes(schema);
+  if (isScalar(value) && types.has("string") && !types.has(typeof value) && !acceptsNumber(types, value)) {
+    return String(value);
+  }
+  if (Array.isArray(value) && types.has("array")) {
+    const items = branchItems(schema);
+    if (items.length !== 1) return value;
+    const itemTypes = acceptedTypes(items[0]);
+    if (!itemTypes.has("string")) return value;
+    return value.map((item) =>
+      isScalar(item) && !itemTypes.has(typeof item) && !acceptsNumber(itemTypes, item) ? String(item) : item
+    );
+  }
+  return value;
+}
+
+function isScalar(value: unknown): value is number | boolean {
+  return typeof value === "number" || typeof value === "boolean";
+}
+
+/** JSON Schema's `integer` accepts a whole number too. */
+function acceptsNumber(types: Set<string>, value: unknown): boolean {
+  return typeof value === "number" && types.has("integer") && Number.isInteger(value);
+}
+
+function branchItems(schema: JsonSchema): JsonSchema[] {
+  const items: JsonSchema[] = schema.items ? [schema.items] : [];
+  return [...items, ...(schema.anyOf ?? []).flatMap(branchItems)];
 }
 
 function acceptedTypes(schema: JsonSchema): Set<string> {

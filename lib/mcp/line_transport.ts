@@ -12,6 +12,12 @@ import { formatSize } from "../text/format.ts";
 /** Larger than any file a tool takes (edit: 64 MiB), small enough to hold a few copies in memory. */
 export const MAX_MESSAGE_BYTES = 128 * 1024 * 1024;
 
+/**
+ * After the input ends, how long requests already read may still answer before the transport closes: a
+ * one-shot client (`printf '…' | hello-mcp`) closes its end right after writing, yet wants its replies.
+ */
+export const DRAIN_MS = 10_000;
+
 const NEWLINE = 0x0a;
 
 /** A transport over a readable (messages in) and a writable (messages out), one JSON message a line. */
@@ -23,6 +29,11 @@ export class LineTransport implements Transport {
   readonly #input: ReadableStream<Uint8Array>;
   readonly #output: WritableStreamDefaultWriter<Uint8Array>;
   readonly #maxBytes: number;
+  readonly #drainMs: number;
+  readonly #dropAnswer?: (message: JSONRPCMessage) => boolean;
+  /** Ids of requests read and not yet answered. */
+  readonly #unanswered = new Set<string | number>();
+  #onAnswered?: () => void;
   #reader?: ReadableStreamDefaultReader<Uint8Array>;
   #writing: Promise<void> = Promise.resolve();
   #closed = false;
@@ -30,20 +41,31 @@ export class LineTransport implements Transport {
   constructor(
     input: ReadableStream<Uint8Array>,
     output: WritableStream<Uint8Array>,
-    options: { maxMessageBytes?: number } = {},
+    options: {
+      maxMessageBytes?: number;
+      drainMs?: number;
+      /** True for an answer not to write (the client has it already): it still counts as answered. */
+      dropAnswer?: (message: JSONRPCMessage) => boolean;
+    } = {},
   ) {
     this.#input = input;
     this.#output = output.getWriter();
     this.#maxBytes = options.maxMessageBytes ?? MAX_MESSAGE_BYTES;
+    this.#drainMs = options.drainMs ?? DRAIN_MS;
+    this.#dropAnswer = options.dropAnswer;
   }
 
   start(): Promise<void> {
     this.#reader = this.#input.getReader();
-    this.#readLines(this.#reader).catch((error) => this.onerror?.(error)).finally(() => this.close());
+    this.#readLines(this.#reader).catch((error) => this.onerror?.(error)).finally(() => this.#endOfInput());
     return Promise.resolve();
   }
 
   send(message: JSONRPCMessage): Promise<void> {
+    if (isResponse(message)) {
+      this.#answered(message.id);
+      if (this.#dropAnswer?.(message)) return this.#writing;
+    }
     const line = new TextEncoder().encode(JSON.stringify(message) + "\n");
     // One write at a time, in order: a reply must never interleave with a notification.
     this.#writing = this.#writing.then(() => this.#output.write(line)).catch((error) => {
@@ -57,6 +79,25 @@ export class LineTransport implements Transport {
     this.#closed = true;
     await this.#reader?.cancel().catch(() => {});
     this.onclose?.();
+  }
+
+  /** The input ended: let the requests already read answer (for a while), flush, then close. */
+  async #endOfInput(): Promise<void> {
+    if (this.#unanswered.size > 0 && !this.#closed) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await new Promise<void>((resolve) => {
+        this.#onAnswered = resolve;
+        timer = setTimeout(resolve, this.#drainMs);
+      });
+      clearTimeout(timer);
+    }
+    await this.#writing;
+    await this.close();
+  }
+
+  #answered(id: string | number): void {
+    this.#unanswered.delete(id);
+    if (this.#unanswered.size === 0) this.#onAnswered?.();
   }
 
   async #readLines(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
@@ -105,6 +146,7 @@ export class LineTransport implements Transport {
       this.#replyError(idOf(json), -32600, "Invalid Request: not a JSON-RPC 2.0 message");
       return;
     }
+    if (isRequest(parsed.data)) this.#unanswered.add(parsed.data.id);
     this.onmessage?.(parsed.data);
   }
 
@@ -120,6 +162,14 @@ export class LineTransport implements Transport {
   #replyError(id: unknown, code: number, message: string): void {
     this.send({ jsonrpc: "2.0", id, error: { code, message } } as unknown as JSONRPCMessage);
   }
+}
+
+function isRequest(message: JSONRPCMessage): message is JSONRPCMessage & { id: string | number } {
+  return "method" in message && "id" in message;
+}
+
+function isResponse(message: JSONRPCMessage): message is JSONRPCMessage & { id: string | number } {
+  return !("method" in message) && "id" in message && message.id !== null && message.id !== undefined;
 }
 
 function idOf(json: unknown): string | number | null {

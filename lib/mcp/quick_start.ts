@@ -3,10 +3,10 @@
  * loaded. Loading the SDK (zod schemas of the whole protocol, a second zod, Ajv) was most of a cold start,
  * and a client waits for both answers before it uses a server. Every line read is handed on to the SDK
  * server except the answered tools/list; initialize is handed on too, so the SDK server knows its client,
- * and the SDK's answer to it is dropped ({@link dropReplayedAnswer}). Anything else stops the quick path.
+ * and the SDK's answer to it is dropped ({@link replayedAnswer}). Anything else stops the quick path.
  * @module
  */
-import type { JSONRPCMessage, Transport } from "./sdk.ts";
+import type { JSONRPCMessage } from "./sdk.ts";
 import { serverCapabilities, serverInfo, type ServerSpec } from "./server.ts";
 import { listedTools } from "./tool.ts";
 import { log } from "../log.ts";
@@ -40,7 +40,7 @@ export function initializeResult(spec: ServerSpec, requestedVersion: string): Re
     : LATEST_PROTOCOL_VERSION;
   return {
     protocolVersion,
-    capabilities: serverCapabilities(spec),
+    capabilities: serverCapabilities(),
     serverInfo: serverInfo(spec),
     ...(spec.instructions ? { instructions: spec.instructions } : {}),
   };
@@ -106,19 +106,18 @@ export async function answerHandshake(
 }
 
 /**
- * Drops the SDK server's answer to the replayed initialize: the client has ours. Ours must equal it; a
- * difference is logged, as it would mean the quick path told the client something the SDK would not.
+ * Picks out the SDK server's answer to the replayed initialize, for the transport to drop: the client has
+ * ours. Ours must equal it; a difference is logged, as it would mean the quick path told the client
+ * something the SDK would not.
  */
-export function dropReplayedAnswer(
-  transport: Transport,
+export function replayedAnswer(
   initialize: NonNullable<Handshake["initialize"]>,
-): void {
-  const send = transport.send.bind(transport);
+): (message: JSONRPCMessage) => boolean {
   let dropped = false;
-  transport.send = (message: JSONRPCMessage, options) => {
+  return (message) => {
     // Only a response: the server's own requests (roots/list) number their ids from 0 too.
     const isAnswer = "id" in message && !("method" in message) && message.id === initialize.id;
-    if (dropped || !isAnswer) return send(message, options);
+    if (dropped || !isAnswer) return false;
     dropped = true;
     const sdk = "result" in message ? message.result : message;
     if (JSON.stringify(sdk) !== JSON.stringify(initialize.result)) {
@@ -128,7 +127,7 @@ export function dropReplayedAnswer(
         }`,
       );
     }
-    return Promise.resolve();
+    return true;
   };
 }
 

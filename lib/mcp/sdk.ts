@@ -8,6 +8,8 @@
 
 // @ts-types="@modelcontextprotocol/sdk/server/index"
 export { Server } from "@modelcontextprotocol/sdk/server/index.js";
+// @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
+export { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 // @ts-types="@modelcontextprotocol/sdk/validation/ajv-provider"
 export { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
 // @ts-types="@modelcontextprotocol/sdk/validation/types"
@@ -22,10 +24,12 @@ export {
   JSONRPCMessageSchema,
   LATEST_PROTOCOL_VERSION,
   ListRootsRequestSchema,
+  ListRootsResultSchema,
   ListToolsRequestSchema,
   LoggingMessageNotificationSchema,
   McpError,
   RootsListChangedNotificationSchema,
+  SetLevelRequestSchema,
   SUPPORTED_PROTOCOL_VERSIONS,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -39,7 +43,9 @@ export type {
   ElicitResult,
   Implementation,
   JSONRPCMessage,
+  LoggingLevel,
   LoggingMessageNotification,
+  RequestId,
   Root,
   ServerCapabilities,
   ServerNotification,

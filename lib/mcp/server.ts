@@ -4,7 +4,7 @@
  * stdio entry answers initialize and tools/list before paying for the SDK (`quick_start.ts`).
  * @module
  */
-import type { Implementation, Server, ServerCapabilities } from "./sdk.ts";
+import type { Implementation, LoggingMessageNotification, Server, ServerCapabilities } from "./sdk.ts";
 import { type ToolDefinition, toolTable } from "./tool.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { VERSION } from "../version.ts";
@@ -25,8 +25,6 @@ export interface ServerSpec {
   tools: readonly ToolDefinition[];
   /** When given, it adopts the client's MCP roots (unless `MCP_WORKSPACE` is set). */
   workspace?: Workspace;
-  /** Declares the `logging` capability: the server relays log messages (and honours logging/setLevel). */
-  logging?: boolean;
   /** Runs before the server closes: stdin EOF, a signal, or a test's disposal. */
   cleanup?: () => void | Promise<void>;
 }
@@ -45,8 +43,9 @@ export interface McpServerHandle {
 }
 
 /** The capabilities the server declares, the same before and after the SDK is loaded. */
-export function serverCapabilities(spec: ServerSpec): ServerCapabilities {
-  return { tools: { listChanged: false }, ...(spec.logging ? { logging: {} } : {}) };
+export function serverCapabilities(): ServerCapabilities {
+  // Every server honours logging/setLevel (the SDK keeps the level per session); see sendLog.
+  return { tools: { listChanged: false }, logging: {} };
 }
 
 /** The server's name and version as initialize reports them. */
@@ -81,4 +80,12 @@ export function createMcpServer(spec: ServerSpec): McpServerHandle {
       return closing;
     },
   };
+}
+
+/**
+ * Sends a log message to the client unless it is below the level the client set with logging/setLevel.
+ * The SDK keeps that level per HTTP session: this passes the session, which `sendLoggingMessage` alone does not.
+ */
+export async function sendLog(server: Server, params: LoggingMessageNotification["params"]): Promise<void> {
+  await server.sendLoggingMessage(params, server.transport?.sessionId);
 }

@@ -3,6 +3,7 @@ import {
   AjvJsonSchemaValidator,
   type JsonSchemaType,
   type JsonSchemaValidator,
+  ListRootsResultSchema,
   RootsListChangedNotificationSchema,
   Server,
 } from "./sdk.ts";
@@ -13,19 +14,32 @@ import type { ToolDefinition } from "./tool.ts";
 /** Builds the SDK server for `spec` and its checked tool table. No I/O happens here. */
 export function buildServer(spec: ServerSpec, byName: ReadonlyMap<string, ToolDefinition>): Server {
   const server = new Server(serverInfo(spec), {
-    capabilities: serverCapabilities(spec),
+    capabilities: serverCapabilities(),
     instructions: spec.instructions,
     jsonSchemaValidator: new LazyJsonSchemaValidator(),
   });
-  registerTools(server, byName);
   const workspace = spec.workspace;
+  // The client's roots are asked for as part of the next tool call after initialize or roots/list_changed,
+  // not at once: over HTTP a request outside a call travels on a GET stream the client may not have opened
+  // yet, and would be lost. Tools wait for the answer (Workspace.ready, resolveInside) as before.
+  let rootsStale = false;
+  const markRootsStale = () => {
+    rootsStale = Boolean(server.getClientCapabilities()?.roots);
+  };
+  registerTools(server, byName, {
+    beforeCall(extra) {
+      if (!workspace || !rootsStale) return;
+      rootsStale = false;
+      workspace.adoptClientRoots(async () =>
+        (await extra.sendRequest({ method: "roots/list" }, ListRootsResultSchema)).roots.map((root) =>
+          root.uri
+        )
+      );
+    },
+  });
   if (workspace) {
-    const adoptRoots = () => {
-      if (!server.getClientCapabilities()?.roots) return;
-      workspace.adoptClientRoots(async () => (await server.listRoots()).roots.map((root) => root.uri));
-    };
-    server.oninitialized = adoptRoots;
-    server.setNotificationHandler(RootsListChangedNotificationSchema, adoptRoots);
+    server.oninitialized = markRootsStale;
+    server.setNotificationHandler(RootsListChangedNotificationSchema, markRootsStale);
   }
   return server;
 }

@@ -19,6 +19,8 @@ export interface ToolContext {
   progress(message: string, progress?: number, total?: number): void;
   /** Sends another server's progress on unchanged; set only when the client asked for progress. */
   relayProgress?: (update: ProgressUpdate) => void;
+  /** The JSON-RPC id of the client's tools/call: what a request sent on the call's behalf is related to. */
+  requestId?: string | number;
 }
 
 /** One progress notification's payload, without the token. */
@@ -122,10 +124,10 @@ export function defineTool<I extends Shape, O extends Shape>(
 /** The tools by name; throws when one lacks the `<serverName>_` prefix or is declared twice. */
 export function toolTable(serverName: string, tools: readonly ToolDefinition[]): Map<string, ToolDefinition> {
   const byName = new Map<string, ToolDefinition>();
+  // Tool names allow no "-": the repo-map server's tools are repo_map_<verb>.
+  const prefix = `${serverName.replaceAll("-", "_")}_`;
   for (const tool of tools) {
-    if (!tool.name.startsWith(`${serverName}_`)) {
-      throw new Error(`Tool "${tool.name}" must start with "${serverName}_"`);
-    }
+    if (!tool.name.startsWith(prefix)) throw new Error(`Tool "${tool.name}" must start with "${prefix}"`);
     if (byName.has(tool.name)) throw new Error(`Tool "${tool.name}" is declared twice`);
     byName.set(tool.name, tool);
   }

@@ -5,6 +5,7 @@
  */
 import { posixPaths, posixProcess } from "./posix.ts";
 import { windowsPaths, windowsProcess } from "./windows.ts";
+import { openUrlArgv, userConfigHome } from "./desktop.ts";
 import type { OwnedTree } from "./windows_job.ts";
 
 export type { OwnedTree };
@@ -25,6 +26,19 @@ export function toSlashes(path: string): string {
 
 /** The process rules of this OS: shells, their argv, how a process tree is killed. */
 export const processRules: typeof posixProcess = isWindows ? windowsProcess : posixProcess;
+
+/** This user's config folder (`%APPDATA%`, `~/Library/Application Support`, `$XDG_CONFIG_HOME`). */
+export function userConfigDir(env: Record<string, string | undefined>): string | undefined {
+  return userConfigHome(os, env);
+}
+
+/** Opens `url` in the default browser; resolves once the opener started (the browser runs on its own). */
+export async function openInBrowser(url: string): Promise<void> {
+  const [command, ...args] = openUrlArgv(os, url);
+  const child = new Deno.Command(command, { args, stdin: "null", stdout: "null", stderr: "null" }).spawn();
+  const status = await child.status;
+  if (!status.success) throw new Error(`"${command}" exited with code ${status.code}`);
+}
 
 /** FFI to kernel32: loaded on Windows only. */
 const windowsJobs = isWindows ? await import("./windows_job.ts") : null;

@@ -1,6 +1,8 @@
 /**
  * Which ripgrep the search and fs servers run: `RG_PATH`, else the binary shipped in `npm:@vscode/ripgrep`
- * (no install step), else the copy `deno task install` puts beside compiled executables, else `rg` on PATH.
+ * (no install step; a compiled server copies it out to a cache folder), else the `continue-mcp-rg` the release
+ * archives and `deno task install` put beside compiled executables (found through a symlink too), else `rg`
+ * on PATH.
  * @module
  */
 import { tmpdir } from "node:os";
@@ -60,10 +62,22 @@ async function findRipgrep(env: { RG_PATH?: string }): Promise<Ripgrep | null> {
     if (found) return found;
   }
   // A compiled server whose permissions do not allow the cache copy above (fs-mcp is read-only).
-  const beside = await ripgrepBeside(platform.path.dirname(Deno.execPath()));
-  if (beside) return beside;
+  for (const folder of await executableFolders(Deno.execPath())) {
+    const beside = await ripgrepBeside(folder);
+    if (beside) return beside;
+  }
   const onPath = await findOnPath(`rg`);
   return onPath ? await probe(onPath, "PATH") : null;
+}
+
+/**
+ * Where a copy beside the executable can be: the folder of its real file first (a symlink on PATH points
+ * into the unpacked release, where the copy is), then the folder it was invoked from.
+ */
+export async function executableFolders(execPath: string): Promise<string[]> {
+  const invoked = platform.path.dirname(execPath);
+  const real = await Deno.realPath(execPath).then(platform.path.dirname, () => invoked);
+  return real === invoked ? [invoked] : [real, invoked];
 }
 
 /** The ripgrep copy named {@link BESIDE_NAME} in `folder`, if it runs. */
@@ -84,15 +98,15 @@ export async function bundledPath(): Promise<string | null> {
 
 /**
  * Inside a `deno compile`d binary the bundled rg lives in the executable's virtual file system, which
- * cannot be executed: copy it once to the user's cache folder.
+ * cannot be executed: copy it once to the user's cache folder, under a name keyed by version and content
+ * hash, so two releases (or two targets sharing a home folder) never run each other's copy.
  */
 async function extractEmbedded(embedded: string): Promise<string> {
-  // Never the cwd: that is the user's workspace.
-  const home = Deno.env.get("HOME") ?? Deno.env.get("USERPROFILE");
-  const cacheRoot = Deno.env.get("XDG_CACHE_HOME") ?? Deno.env.get("LOCALAPPDATA") ??
-    (home ? platform.path.join(home, ".cache") : tmpdir());
-  const version = embedded.match(/ripgrep-[^/\\]+[/\\]([\d.]+)[/\\]/)?.[1] ?? "bundled";
-  const target = platform.path.join(cacheRoot, "continue-mcp", `rg-${version}${platform.exeSuffix}`);
+  const bytes = await Deno.readFile(embedded);
+  const target = platform.path.join(
+    ripgrepCacheFolder(Deno.env.toObject()),
+    await extractedName(embedded, bytes),
+  );
   try {
     await Deno.stat(target);
     return target;
@@ -102,13 +116,29 @@ async function extractEmbedded(embedded: string): Promise<string> {
   const temp = `${target}.${Deno.pid}.tmp`;
   try {
     await Deno.mkdir(platform.path.dirname(target), { recursive: true });
-    await Deno.writeFile(temp, await Deno.readFile(embedded), { mode: 0o755 });
+    await Deno.writeFile(temp, bytes, { mode: 0o755 });
     await Deno.rename(temp, target);
   } catch {
     // Unwritable cache: fall through to the copy beside the executable, then rg on PATH.
     await Deno.remove(temp).catch(() => {});
   }
   return target;
+}
+
+/** The folder extracted copies go to: never the cwd, which is the user's workspace. */
+export function ripgrepCacheFolder(env: Record<string, string | undefined>): string {
+  const home = env.HOME ?? env.USERPROFILE;
+  const cacheRoot = env.XDG_CACHE_HOME ?? env.LOCALAPPDATA ??
+    (home ? platform.path.join(home, ".cache") : tmpdir());
+  return platform.path.join(cacheRoot, "continue-mcp");
+}
+
+/** `rg-15.0.0-1a2b3c4d5e6f[.exe]`: the package version from the embedded path, and the content's hash. */
+export async function extractedName(embedded: string, bytes: Uint8Array): Promise<string> {
+  const version = embedded.match(/ripgrep-[^/\\]+[/\\]([\d.]+)[/\\]/)?.[1] ?? "bundled";
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>));
+  const hash = Array.from(digest.subarray(0, 6), (byte) => byte.toString(16).padStart(2, "0")).join("");
+  return `rg-${version}-${hash}${platform.exeSuffix}`;
 }
 
 async function probe(path: string, source: Ripgrep["source"]): Promise<Ripgrep | null> {

@@ -4,7 +4,7 @@
  * --allow-env (MCP_WORKSPACE, MCP_ALLOW_DIRS, EDIT_MAX_BYTES, TMPDIR/USER for the locks).
  * @module
  */
-import { serveStdio } from "../../lib/mcp/serve.ts";
+import { serve } from "../../lib/mcp/serve.ts";
 import { boot } from "./boot.ts";
 
-await serveStdio(boot());
+await serve(boot);

@@ -4,7 +4,7 @@
  * --allow-run (ripgrep for fs_list and path suggestions).
  * @module
  */
-import { serveStdio } from "../../lib/mcp/serve.ts";
+import { serve } from "../../lib/mcp/serve.ts";
 import { boot } from "./boot.ts";
 
-await serveStdio(boot());
+await serve(boot);

@@ -6,9 +6,11 @@ import { Downstreams } from "./downstream.ts";
 import { createFinder } from "./finder.ts";
 import { createServer } from "./server.ts";
 import { relayUpstream } from "./relay.ts";
+import { gatewayInstructions } from "./instructions.ts";
+import { gateInitialize } from "../../lib/mcp/initialize_gate.ts";
 import { Workspace } from "../../lib/workspace/workspace.ts";
 
-/** How long start-up waits for downstream servers before answering: the instructions name what is up by then. */
+/** How long the answer to initialize waits for downstream servers: the instructions name what is up by then. */
 const INSTRUCTIONS_WAIT_MS = 3_000;
 
 /**
@@ -24,10 +26,35 @@ export async function boot(
   const watcher = config.file
     ? new ConfigWatcher({ file: config.file, env, apply: (next) => downstreams.reconfigure(next.servers) })
     : undefined;
-  const started = downstreams.start();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([started, new Promise((resolve) => timer = setTimeout(resolve, INSTRUCTIONS_WAIT_MS))]);
-  clearTimeout(timer);
+  await loadServerSdk();
+  return frontDownstreams(downstreams, {
+    workspaceRoots: Workspace.fromEnv().roots,
+    configError: () => watcher?.error(),
+    cleanup: async () => {
+      await watcher?.close();
+      await downstreams.close();
+    },
+  });
+}
+
+/** How the gateway fronts its downstream servers. */
+export interface FrontOptions {
+  /** Answers a downstream roots/list when the client's roots cannot be had. */
+  workspaceRoots: readonly string[];
+  configError?: () => string | undefined;
+  cleanup: () => Promise<void>;
+  /** How long the answer to initialize waits for the servers (default {@link INSTRUCTIONS_WAIT_MS}). */
+  waitMs?: number;
+}
+
+/**
+ * The gateway server in front of `downstreams`. They connect when the client's initialize arrives,
+ * declaring only what the client declared (capabilities.ts); the answer waits for them up to `waitMs`, so
+ * its instructions name what is up by then, and servers that connect later join the catalog when they do.
+ * Call {@link loadServerSdk} before: the initialize gate needs the SDK server at once, so the gateway
+ * never takes the quick handshake.
+ */
+export function frontDownstreams(downstreams: Downstreams, options: FrontOptions): McpServerHandle {
   const handle = createServer({
     backend: {
       catalog: () => {
@@ -36,17 +63,25 @@ export async function boot(
         return downstreams.catalog();
       },
       status: () => downstreams.status(),
-      configError: () => watcher?.error(),
-      call: (name, args, options) => downstreams.call(name, args, options),
+      configError: () => options.configError?.(),
+      call: (name, args, callOptions) => downstreams.call(name, args, callOptions),
     },
     finder: createFinder(),
-    cleanup: async () => {
-      await watcher?.close();
-      await downstreams.close();
-    },
+    cleanup: options.cleanup,
   });
-  await loadServerSdk();
-  relayUpstream(downstreams, handle, Workspace.fromEnv().roots);
+  relayUpstream(downstreams, handle, options.workspaceRoots);
+  gateInitialize(handle.server, {
+    async prepare(capabilities) {
+      await downstreams.declare(capabilities);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const waited = new Promise((resolve) =>
+        timer = setTimeout(resolve, options.waitMs ?? INSTRUCTIONS_WAIT_MS)
+      );
+      await Promise.race([downstreams.start(), waited]);
+      clearTimeout(timer);
+    },
+    instructions: () => gatewayInstructions(downstreams.status()),
+  });
   return handle;
 }
 

@@ -73,6 +73,8 @@ export async function callDownstream(
 }
 
 function callError(error: unknown, action: string): ToolError {
+  // A ToolError from below (a remote server that needs authorising) already names the server and the fix.
+  if (error instanceof ToolError) return error;
   if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
     return new ToolError("unavailable", `${action}: the server exited mid-call; the next call restarts it`);
   }

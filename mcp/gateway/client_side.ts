@@ -4,6 +4,7 @@
  * @module
  */
 import {
+  type ClientCapabilities,
   type CreateMessageRequest,
   CreateMessageRequestSchema,
   type CreateMessageResult,
@@ -13,6 +14,7 @@ import {
   ListRootsRequestSchema,
   type LoggingMessageNotification,
   LoggingMessageNotificationSchema,
+  type RequestId,
   type Root,
 } from "../../lib/mcp/sdk.ts";
 import type { Client } from "../../lib/mcp/sdk_client.ts";
@@ -21,33 +23,42 @@ import { answerByRule, type ElicitationRule } from "./elicitation_hooks.ts";
 /** A downstream log message, its logger prefixed by the server's name (`server` or `server/logger`). */
 export type LogMessage = LoggingMessageNotification["params"];
 
-/** Answers a downstream server's requests to the client: the gateway forwards them upstream. */
-export interface UpstreamAsker {
-  elicit(server: string, params: ElicitRequest["params"], signal: AbortSignal): Promise<ElicitResult>;
-  sample(
-    server: string,
-    params: CreateMessageRequest["params"],
-    signal: AbortSignal,
-  ): Promise<CreateMessageResult>;
+/** Who asks: the server, the downstream request's signal, and the upstream call it belongs to. */
+export interface AskContext {
+  server: string;
+  signal: AbortSignal;
+  /** The id of the upstream tools/call in flight on that server (the oldest, when several are). */
+  origin?: RequestId;
 }
 
-/** Which server a client talks to, and its elicitation hooks. */
+/** Answers a downstream server's requests to the client: the gateway forwards them upstream. */
+export interface UpstreamAsker {
+  elicit(params: ElicitRequest["params"], context: AskContext): Promise<ElicitResult>;
+  sample(params: CreateMessageRequest["params"], context: AskContext): Promise<CreateMessageResult>;
+}
+
+/** Which server a client talks to, its elicitation hooks, and the upstream call now in flight on it. */
 export interface ServerIdentity {
   name: string;
   elicitation?: ElicitationRule[];
+  origin?: RequestId;
 }
 
 /** The answers every downstream client gives; set by the upstream side once it exists. */
 export class ClientSide {
-  readonly #logListeners = new Set<(message: LogMessage) => void>();
+  readonly #logListeners = new Set<(message: LogMessage, origin?: RequestId) => void>();
   #roots: () => Promise<Root[]> = () => Promise.resolve([]);
   #asker: UpstreamAsker = {
     elicit: () => Promise.resolve({ action: "decline" }),
-    sample: (server) => Promise.reject(new Error(`Cannot sample for MCP server "${server}": no client`)),
+    sample: (_, { server }) =>
+      Promise.reject(new Error(`Cannot sample for MCP server "${server}": no client`)),
   };
 
-  /** Calls `cb` with each log message a downstream server sends (notifications/message). */
-  onLog(cb: (message: LogMessage) => void): () => void {
+  /**
+   * Calls `cb` with each log message a downstream server sends (notifications/message), and the upstream
+   * call in flight on that server, if any.
+   */
+  onLog(cb: (message: LogMessage, origin?: RequestId) => void): () => void {
     this.#logListeners.add(cb);
     return () => this.#logListeners.delete(cb);
   }
@@ -62,25 +73,37 @@ export class ClientSide {
     this.#asker = asker;
   }
 
-  /** Installs the handlers on `client`, before it connects; `server()` is read at each request. */
-  wire(client: Client, server: () => ServerIdentity): void {
-    client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: await this.#roots() }));
-    client.setRequestHandler(ElicitRequestSchema, (request, extra) => {
-      const { name, elicitation = [] } = server();
-      const hooked = answerByRule(elicitation, request.params.message);
-      return hooked
-        ? Promise.resolve(hooked as ElicitResult)
-        : this.#asker.elicit(name, request.params, extra.signal);
-    });
-    client.setRequestHandler(
-      CreateMessageRequestSchema,
-      (request, extra) => this.#asker.sample(server().name, request.params, extra.signal),
-    );
+  /**
+   * Installs the handlers on `client`, before it connects: those of the `declared` capabilities only (the
+   * SDK refuses the others). `server()` is read at each request.
+   */
+  wire(client: Client, server: () => ServerIdentity, declared: ClientCapabilities): void {
+    const context = (signal: AbortSignal): AskContext => {
+      const { name, origin } = server();
+      return { server: name, signal, ...(origin === undefined ? {} : { origin }) };
+    };
+    if (declared.roots) {
+      client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: await this.#roots() }));
+    }
+    if (declared.elicitation) {
+      client.setRequestHandler(ElicitRequestSchema, (request, extra) => {
+        const hooked = answerByRule(server().elicitation ?? [], request.params.message);
+        return hooked
+          ? Promise.resolve(hooked as ElicitResult)
+          : this.#asker.elicit(request.params, context(extra.signal));
+      });
+    }
+    if (declared.sampling) {
+      client.setRequestHandler(
+        CreateMessageRequestSchema,
+        (request, extra) => this.#asker.sample(request.params, context(extra.signal)),
+      );
+    }
     client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
-      const { name } = server();
+      const { name, origin } = server();
       const { logger } = notification.params;
       const message = { ...notification.params, logger: logger ? `${name}/${logger}` : name };
-      for (const listener of this.#logListeners) listener(message);
+      for (const listener of this.#logListeners) listener(message, origin);
     });
   }
 }

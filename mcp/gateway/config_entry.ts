@@ -1,7 +1,7 @@
 /**
  * One `mcpServers` entry of the gateway config, checked and turned into a `ServerConfig`: a process over
- * stdio (`command`, `args`, `env`, `cwd`, with `${env:VAR}` expanded) or one of this project's servers
- * (`builtin`), plus `enabled`, timeouts, tool globs, description overrides and elicitation hooks.
+ * stdio (`command`, `args`, `env`, `cwd`, with `${env:VAR}` expanded), a remote server (`url`, `headers`:
+ * config_remote.ts) or one of this project's servers (`builtin`), plus `enabled`, timeouts, tool globs, description overrides and elicitation hooks.
  * @module
  */
 import { isAbsolute, resolve } from "node:path";
@@ -20,6 +20,7 @@ import {
 } from "./config_fields.ts";
 import { prefixOf, SEPARATOR } from "./names.ts";
 import { parseElicitationRules } from "./elicitation_hooks.ts";
+import { parseRemote, REMOTE_KEYS } from "./config_remote.ts";
 import { closestName } from "../../lib/text/distance.ts";
 import type { ServerConfig } from "./types.ts";
 
@@ -28,7 +29,7 @@ export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 /** Call timeout when the entry sets no `timeout_s`. */
 export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 
-const STDIO_KEYS = ["command", "args", "env", "cwd", "type"];
+const STDIO_KEYS = ["command", "args", "env", "cwd", "type", ...REMOTE_KEYS];
 const COMMON_KEYS = [
   "enabled",
   "timeout_s",
@@ -38,7 +39,7 @@ const COMMON_KEYS = [
   "descriptions",
   "elicitation",
 ];
-const ENTRY_KEYS = ["command", "args", "env", "cwd", "builtin", ...COMMON_KEYS, "type"];
+const ENTRY_KEYS = ["command", "args", "env", "cwd", "builtin", ...REMOTE_KEYS, ...COMMON_KEYS, "type"];
 
 /** What an entry is checked against. */
 export interface EntryContext {
@@ -63,12 +64,15 @@ export function parseEntry({ name, value, place }: RawEntry, context: EntryConte
   const entry = expectObject(place, value);
   refuseUnknownKeys(place, entry, ENTRY_KEYS);
   const enabled = entry.enabled === undefined ? true : expectBoolean(at(place, "enabled"), entry.enabled);
+  const expandContext = { ...context, lenient: !enabled };
   return {
     name,
     prefix: prefixOf(name),
     transport: Object.hasOwn(entry, "builtin")
       ? parseBuiltin(place, entry, context.builtins)
-      : parseStdio(place, entry, { ...context, lenient: !enabled }),
+      : Object.hasOwn(entry, "url")
+      ? parseRemote(place, entry, (where, text) => expand(where, text, expandContext))
+      : parseStdio(place, entry, expandContext),
     enabled,
     connectTimeoutMs: entry.connect_timeout_s === undefined
       ? DEFAULT_CONNECT_TIMEOUT_MS
@@ -134,13 +138,17 @@ function parseStdio(
   if (!Object.hasOwn(entry, "command")) {
     throw configError(
       place,
-      `expected "command" (a program to run) or "builtin" (one of ${context.builtins.join(", ")})`,
+      `expected "command" (a program to run), "url" (a remote server) or "builtin" (one of ${
+        context.builtins.join(", ")
+      })`,
     );
   }
+  const remoteKey = ["headers", "oauth"].find((key) => Object.hasOwn(entry, key));
+  if (remoteKey) throw configError(at(place, remoteKey), `allowed only with "url" (a remote server)`);
   if (entry.type !== undefined && entry.type !== "stdio") {
     throw configError(
       at(place, "type"),
-      `expected "stdio", got ${describeValue(entry.type)} (remote servers are not supported yet)`,
+      `expected "stdio" with "command", got ${describeValue(entry.type)} (a remote server is given by "url")`,
     );
   }
   const commandPlace = at(place, "command");

@@ -1,15 +1,18 @@
 /**
- * Opens one connection to a downstream server: a child process over stdio, or one of this project's
- * servers in our own process over a linked transport pair. Raced against the entry's connect timeout.
+ * Opens one connection to a downstream server: a child process over stdio, a remote server over HTTP
+ * (remote.ts), or one of this project's servers in our own process over a linked transport pair. Raced
+ * against the entry's connect timeout.
  * @module
  */
 import { createLinkedPair } from "../../lib/mcp/linked_transport.ts";
 import { loadServerSdk, type McpServerHandle } from "../../lib/mcp/server.ts";
-import type { Tool } from "../../lib/mcp/sdk.ts";
-import type { Client, StdioClientTransport } from "../../lib/mcp/sdk_client.ts";
+import { ToolError } from "../../lib/mcp/errors.ts";
+import type { ClientCapabilities, Tool, Transport } from "../../lib/mcp/sdk.ts";
+import { Client, StdioClientTransport } from "../../lib/mcp/sdk_client.ts";
 import { VERSION } from "../../lib/version.ts";
 import { bootBuiltin } from "./builtins.ts";
 import { deliverResponsesInOrder } from "./ordered_delivery.ts";
+import { connectRemote, type RemoteOptions, remoteProvider } from "./remote.ts";
 import type { ServerConfig } from "./types.ts";
 
 /** An open connection and what the server told us about itself. */
@@ -29,8 +32,12 @@ export interface ConnectHooks {
   marker?: string;
   /** One line of the child's stderr. */
   stderrLine(line: string): void;
+  /** What the gateway declares as this server's client (capabilities.ts). */
+  capabilities: ClientCapabilities;
   /** Wires handlers (list_changed, onclose) on the client before it connects. */
   prepare(client: Client): void;
+  /** For remote servers: where OAuth tokens live. */
+  remote?: RemoteOptions;
 }
 
 function markerEnv(marker: string): Record<string, string> {
@@ -45,19 +52,17 @@ export function connectTimeoutReason(name: string, ms: number): string {
 
 /** Connects to `config`'s server and lists its tools, or throws (the timeout with its exact reason). */
 export async function openConnection(config: ServerConfig, hooks: ConnectHooks): Promise<Connection> {
-  // Loaded at the first connect, not at startup: the gateway answers initialize and tools/list without it.
-  const { Client, StdioClientTransport } = await import("../../lib/mcp/sdk_client.ts");
-  // Declared always, since we connect before the upstream client's initialize: roots/list is answered from
-  // the workspace, and elicitation and sampling are declined, when the upstream client lacks them.
   const client = new Client({ name: "continue-gateway", version: VERSION }, {
-    capabilities: { roots: { listChanged: true }, elicitation: {}, sampling: {} },
+    capabilities: hooks.capabilities,
   });
   hooks.prepare(client);
   let builtin: McpServerHandle | undefined;
   let transport: StdioClientTransport | undefined;
+  let remote: Transport | undefined;
   const close = async () => {
     await client.close().catch(() => {});
     await transport?.close().catch(() => {});
+    await remote?.close().catch(() => {});
     await builtin?.close().catch(() => {});
   };
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -76,6 +81,9 @@ export async function openConnection(config: ServerConfig, hooks: ConnectHooks):
       const [clientSide, serverSide] = createLinkedPair();
       await builtin.server.connect(serverSide);
       await client.connect(clientSide);
+    } else if (spec.kind === "remote") {
+      const options = hooks.remote ?? {};
+      remote = await connectRemote(client, config.name, spec, remoteProvider(config.name, spec, options));
     } else {
       transport = new StdioClientTransport({
         command: spec.command,
@@ -97,7 +105,8 @@ export async function openConnection(config: ServerConfig, hooks: ConnectHooks):
   } catch (error) {
     attempt.catch(() => {});
     await close();
-    if (timedOut) throw error;
+    // A ToolError (a server that needs authorising) already says what happened and what to do.
+    if (timedOut || error instanceof ToolError) throw error;
     const message = error instanceof Error ? error.message : String(error);
     const hint = /ENOENT/.test(message) ? "; check its command and cwd" : "";
     throw new Error(`Cannot connect to MCP server "${config.name}": ${message}${hint}`, { cause: error });

@@ -13,9 +13,16 @@
 import { log as defaultLog } from "../../lib/log.ts";
 import { ToolError } from "../../lib/mcp/errors.ts";
 import type { ProgressUpdate } from "../../lib/mcp/tool.ts";
-import { type CallToolResult, type Tool, ToolListChangedNotificationSchema } from "../../lib/mcp/sdk.ts";
+import {
+  type CallToolResult,
+  type ClientCapabilities,
+  type RequestId,
+  type Tool,
+  ToolListChangedNotificationSchema,
+} from "../../lib/mcp/sdk.ts";
 import type { Client } from "../../lib/mcp/sdk_client.ts";
 import { callDownstream } from "./call.ts";
+import { downstreamCapabilities } from "./capabilities.ts";
 import { ClientSide } from "./client_side.ts";
 import { type Connection, listAllTools, openConnection } from "./connect.ts";
 import { endpointKey } from "./endpoint.ts";
@@ -24,6 +31,8 @@ import { buildCatalog, type Route } from "./catalog.ts";
 import type { CatalogTool, ServerConfig, ServerStatus } from "./types.ts";
 import { GroupWatchdog } from "../../lib/process/watchdog.ts";
 import { planReload, type ReloadReport } from "./reload.ts";
+import { defaultRemoteOptions, type RemoteOptions } from "./remote.ts";
+import { NeedsAuthError } from "./oauth/needs_auth.ts";
 
 export type { ReloadReport } from "./reload.ts";
 
@@ -40,6 +49,8 @@ export interface DownstreamDeps {
   retry?: RetryOptions;
   /** The hard ceiling on one call, progress or not (default {@link CALL_CEILING_MS}). */
   callCeilingMs?: number;
+  /** Remote servers: where OAuth tokens live (default: the user's config folder). */
+  remote?: RemoteOptions;
 }
 
 /** Per-call options. */
@@ -49,13 +60,19 @@ export interface CallOptions {
   timeoutMs?: number;
   /** Requests downstream progress and receives each notification, in order, before the result. */
   onProgress?: (update: ProgressUpdate) => void;
+  /** The upstream request this call serves: what the server's questions and logs meanwhile relate to. */
+  origin?: RequestId;
 }
 
 /** One connection, shared by every config entry with the same endpoint. */
 interface Link {
   configs: ServerConfig[];
+  /** What the gateway declares to this server (fixed for the connection: a change means a new link). */
+  capabilities: ClientCapabilities;
   state: "connecting" | "up" | "down";
   reason?: string;
+  /** Down until the user authorises the gateway (`gateway-mcp auth <name>`). */
+  needsAuth?: boolean;
   connection?: Connection;
   connecting?: Promise<void>;
   /** The last tools/list, kept while the server is down so search still finds its tools. */
@@ -66,11 +83,20 @@ interface Link {
   closing: boolean;
   /** Calls running on this link's connection: a retired link closes once they settle. */
   inflight: Set<Promise<unknown>>;
+  /** The upstream requests of those calls, oldest first. */
+  origins: { id: RequestId }[];
 }
 
-/** Every configured downstream server behind one catalog; `start()` connects them all in parallel. */
+/**
+ * Every configured downstream server behind one catalog; `start()` connects them all in parallel, declaring
+ * the client capabilities given to `declare()` (none before).
+ */
 export class Downstreams implements AsyncDisposable {
   #configs: ServerConfig[];
+  /** The upstream client's capabilities: what each downstream connection may declare (capabilities.ts). */
+  #upstream: ClientCapabilities = {};
+  #started = false;
+  readonly #sharingLogged = new Set<string>();
   readonly #links = new Map<string, Link>();
   readonly #deps: Required<DownstreamDeps>;
   readonly #listeners = new Set<() => void>();
@@ -99,12 +125,24 @@ export class Downstreams implements AsyncDisposable {
       retry: DEFAULT_RETRY,
       ...deps,
       callCeilingMs: deps.callCeilingMs ?? CALL_CEILING_MS,
+      remote: deps.remote ?? defaultRemoteOptions(),
     };
-    for (const [key, group] of this.#group(configs)) this.#links.set(key, newLink(group));
+    for (const [key, group] of this.#group(configs)) this.#links.set(key, this.#newLink(group));
+  }
+
+  /**
+   * Sets the upstream client's capabilities, which decide what each downstream connection declares. Call it
+   * before start(); afterwards, each connection whose declaration changes is replaced (its calls in flight
+   * finish on the old one).
+   */
+  async declare(upstream: ClientCapabilities): Promise<void> {
+    this.#upstream = upstream;
+    await this.#regroup(this.#configs);
   }
 
   /** Connects every enabled server in parallel; resolves once each is up or down. */
   async start(): Promise<void> {
+    this.#started = true;
     await Promise.allSettled([...this.#links.values()].map((link) => this.#connect(link)));
   }
 
@@ -132,6 +170,8 @@ export class Downstreams implements AsyncDisposable {
         name: config.name,
         state: link.state,
         ...(link.reason === undefined ? {} : { reason: link.reason }),
+        // Kept while a retry is connecting: what the user must do has not changed until one succeeds.
+        ...(link.needsAuth && link.state !== "up" ? { needsAuth: true } : {}),
         tools: this.#catalog.filter((tool) => tool.server === config.name).length,
         ...(link.instructions === undefined ? {} : { instructions: link.instructions }),
         ...(others.length ? { sharedWith: others } : {}),
@@ -160,7 +200,13 @@ export class Downstreams implements AsyncDisposable {
    */
   async reconfigure(configs: ServerConfig[]): Promise<ReloadReport> {
     const report = planReload(this.#configs, configs);
-    if (this.#closed) return report;
+    await this.#regroup(configs);
+    return report;
+  }
+
+  /** Links for `configs`: unchanged ones kept, gone ones retired, new ones connected (once started). */
+  async #regroup(configs: ServerConfig[]): Promise<void> {
+    if (this.#closed) return;
     const groups = this.#group(configs);
     const fresh: Link[] = [];
     for (const [key, link] of this.#links) {
@@ -173,21 +219,22 @@ export class Downstreams implements AsyncDisposable {
       if (link) {
         link.configs = group;
       } else {
-        const created = newLink(group);
+        const created = this.#newLink(group);
         this.#links.set(key, created);
         fresh.push(created);
       }
     }
     this.#configs = configs;
     this.#rebuild();
-    await Promise.allSettled(fresh.map((link) => this.#connect(link)));
-    return report;
+    if (this.#started) await Promise.allSettled(fresh.map((link) => this.#connect(link)));
   }
 
   /** Tells every connected downstream server that the roots changed (notifications/roots/list_changed). */
   async rootsChanged(): Promise<void> {
     await Promise.allSettled(
-      [...this.#links.values()].map((link) => link.connection?.client.sendRootsListChanged()),
+      [...this.#links.values()]
+        .filter((link) => link.capabilities.roots)
+        .map((link) => link.connection?.client.sendRootsListChanged()),
     );
   }
 
@@ -211,6 +258,7 @@ export class Downstreams implements AsyncDisposable {
       : undefined;
     const result = await this.#track(
       link,
+      options.origin,
       callDownstream(connection.client, args, {
         server: config.name,
         tool: tool.name,
@@ -219,7 +267,10 @@ export class Downstreams implements AsyncDisposable {
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       }),
-    );
+    ).catch((error) => {
+      if (error instanceof NeedsAuthError) this.#lostAuth(link, connection, error);
+      throw error;
+    });
     link.failures = 0;
     return result;
   }
@@ -242,7 +293,10 @@ export class Downstreams implements AsyncDisposable {
     return this.close();
   }
 
-  /** Enabled entries by endpoint: entries with one endpoint share one link. */
+  /**
+   * Enabled entries by link key: entries with one endpoint share one link. The key also holds what the link
+   * declares, so a change of declaration (declare(), or hooks added by a reload) means a new connection.
+   */
   #group(configs: ServerConfig[]): Map<string, ServerConfig[]> {
     const groups = new Map<string, ServerConfig[]>();
     for (const config of configs) {
@@ -251,20 +305,47 @@ export class Downstreams implements AsyncDisposable {
       const group = groups.get(key);
       if (group) {
         group.push(config);
-        this.#deps.log.info(`MCP server "${config.name}" shares the connection of "${group[0].name}"`);
+        const sharing = `MCP server "${config.name}" shares the connection of "${group[0].name}"`;
+        // Grouping runs again at declare() and each reload: say it once.
+        if (!this.#sharingLogged.has(sharing)) this.#deps.log.info(sharing);
+        this.#sharingLogged.add(sharing);
       } else {
         groups.set(key, [config]);
       }
     }
-    return groups;
+    return new Map(
+      [...groups].map(([key, group]) => [`${key}\n${JSON.stringify(this.#capabilitiesOf(group))}`, group]),
+    );
   }
 
-  async #track<T>(link: Link, call: Promise<T>): Promise<T> {
+  /** What a link serving `group` declares; the first entry's hooks are the ones used. */
+  #capabilitiesOf(group: ServerConfig[]): ClientCapabilities {
+    return downstreamCapabilities(this.#upstream, Boolean(group[0].elicitation?.length));
+  }
+
+  #newLink(configs: ServerConfig[]): Link {
+    return {
+      configs,
+      capabilities: this.#capabilitiesOf(configs),
+      state: "connecting",
+      tools: [],
+      failures: 0,
+      retryAt: 0,
+      closing: false,
+      inflight: new Set(),
+      origins: [],
+    };
+  }
+
+  async #track<T>(link: Link, origin: RequestId | undefined, call: Promise<T>): Promise<T> {
+    const entry = origin === undefined ? undefined : { id: origin };
     link.inflight.add(call);
+    if (entry) link.origins.push(entry);
     try {
       return await call;
     } finally {
       link.inflight.delete(call);
+      if (entry) link.origins.splice(link.origins.indexOf(entry), 1);
     }
   }
 
@@ -286,7 +367,7 @@ export class Downstreams implements AsyncDisposable {
   }
 
   #linkOf(config: ServerConfig): Link {
-    return this.#links.get(endpointKey(config))!;
+    return [...this.#links.values()].find((link) => link.configs.includes(config))!;
   }
 
   #connect(link: Link): Promise<void> {
@@ -301,8 +382,10 @@ export class Downstreams implements AsyncDisposable {
     try {
       const connection = await openConnection(primary, {
         marker: this.#marker,
+        capabilities: link.capabilities,
         stderrLine: (line) => this.#deps.log.info(`[${name}] ${line}`),
         prepare: (client) => this.#watch(client, link),
+        remote: this.#deps.remote,
       });
       if (this.#closed || link.closing) {
         await connection.close();
@@ -313,13 +396,17 @@ export class Downstreams implements AsyncDisposable {
       if (connection.pid) this.#watchdog.watch(connection.pid);
       link.state = "up";
       link.reason = undefined;
+      link.needsAuth = false;
       link.tools = connection.tools;
       link.instructions = connection.instructions;
       this.#rebuild();
     } catch (error) {
       link.state = "down";
       link.reason = error instanceof Error ? error.message : String(error);
-      this.#failed(link);
+      link.needsAuth = error instanceof NeedsAuthError;
+      // No backoff while it waits for the user: the first call after `gateway-mcp auth` connects.
+      if (link.needsAuth) link.retryAt = 0;
+      else this.#failed(link);
       this.#deps.log.error(link.reason);
     }
   }
@@ -333,7 +420,11 @@ export class Downstreams implements AsyncDisposable {
         this.#deps.log.error(`Cannot re-list the tools of MCP server "${link.configs[0].name}"`, error);
       }
     });
-    this.clientSide.wire(client, () => link.configs[0]);
+    this.clientSide.wire(
+      client,
+      () => ({ ...link.configs[0], ...(link.origins.length ? { origin: link.origins[0].id } : {}) }),
+      link.capabilities,
+    );
     client.onclose = () => {
       if (link.closing || link.connection?.client !== client) return;
       const connection = link.connection;
@@ -345,6 +436,17 @@ export class Downstreams implements AsyncDisposable {
       this.#deps.log.error(link.reason);
       connection.close().catch(() => {});
     };
+  }
+
+  /** A token revoked mid-session: the server is down until authorised again; the next call reconnects. */
+  #lostAuth(link: Link, connection: Connection, error: NeedsAuthError): void {
+    if (link.connection !== connection) return;
+    link.connection = undefined;
+    link.state = "down";
+    link.reason = error.message;
+    link.needsAuth = true;
+    link.retryAt = 0;
+    connection.close().catch(() => {});
   }
 
   #failed(link: Link): void {
@@ -388,16 +490,4 @@ export class Downstreams implements AsyncDisposable {
     this.#routes = routes;
     for (const listener of this.#listeners) listener();
   }
-}
-
-function newLink(configs: ServerConfig[]): Link {
-  return {
-    configs,
-    state: "connecting",
-    tools: [],
-    failures: 0,
-    retryAt: 0,
-    closing: false,
-    inflight: new Set(),
-  };
 }

@@ -7,11 +7,16 @@ import type { ServerConfig } from "./types.ts";
 
 /**
  * A key equal for two entries exactly when they start the same server: same command, args, cwd and env
- * (env in any order); a builtin is `builtin:<name>`.
+ * (env in any order); a builtin is `builtin:<name>`; a remote server, its URL, protocol, headers and OAuth
+ * client.
  */
 export function endpointKey(config: ServerConfig): string {
   const transport = config.transport;
   if (transport.kind === "builtin") return `builtin:${transport.server}`;
+  if (transport.kind === "remote") {
+    const headers = Object.entries(transport.headers).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `remote:${JSON.stringify([transport.url, transport.protocol, headers, transport.oauth])}`;
+  }
   const env = Object.entries(transport.env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return `stdio:${JSON.stringify([transport.command, transport.args, transport.cwd ?? null, env])}`;
 }

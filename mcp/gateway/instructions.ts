@@ -15,7 +15,7 @@ export function gatewayInstructions(statuses: readonly ServerStatus[]): string {
   let text = `${LEAD} Servers:`;
   for (const [i, status] of shown.entries()) {
     const what = status.instructions ? ` — ${oneLine(status.instructions)}` : "";
-    const down = status.state === "down" ? " (down)" : "";
+    const down = status.needsAuth ? " (needs auth)" : status.state === "down" ? " (down)" : "";
     const entry = `\n- ${status.name}${down}${what}`;
     const rest = shown.length - i - 1;
     const reserve = rest ? `\n(+${rest} more: gateway_search finds their tools)`.length : 0;

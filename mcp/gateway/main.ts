@@ -1,28 +1,33 @@
 /**
  * gateway-mcp: the long tail of tools behind four small ones (gateway_search, gateway_describe,
  * gateway_call, gateway_call_read), over downstream MCP servers spawned over stdio or, for this project's
- * own servers, hosted in this process. Config: `--config <file>` or `$MCP_GATEWAY_CONFIG`.
+ * own servers, hosted in this process, or remote over Streamable HTTP / SSE with OAuth. Config: `--config
+ * <file>` or `$MCP_GATEWAY_CONFIG`. `gateway-mcp auth <server>` authorises a remote server in a browser.
  * Permissions: those of every server it may host in process — --allow-read, --allow-write, --allow-env,
- * --allow-run (downstream processes, ripgrep, shells, sqlfluff).
+ * --allow-run (downstream processes, ripgrep, shells, sqlfluff) — and --allow-net (remote servers).
  * @module
  */
 import { log } from "../../lib/log.ts";
-import { serveStdio } from "../../lib/mcp/serve.ts";
+import { serve } from "../../lib/mcp/serve.ts";
 import { FILTER_PROCESS_FLAG, runFilterProcess } from "../shell/filter_process.ts";
 import { boot } from "./boot.ts";
+import { runAuthCommand } from "./auth_command.ts";
 import { ConfigError } from "./config.ts";
 
 if (Deno.args[0] === FILTER_PROCESS_FLAG) {
   // A compiled gateway hosting the shell server doubles as its output-filter process, as shell-mcp does.
   await runFilterProcess();
+} else if (Deno.args[0] === "auth") {
+  Deno.exit(await runAuthCommand(Deno.args.slice(1), Deno.env.toObject()));
 } else {
-  let handle;
-  try {
-    handle = await boot(Deno.args, Deno.env.toObject());
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    log.error(`gateway-mcp: ${error.message}`);
-    Deno.exit(1);
-  }
-  await serveStdio(handle);
+  // Over HTTP every session boots its own gateway (and downstream servers); a bad config ends the process.
+  await serve(async (args) => {
+    try {
+      return await boot(args, Deno.env.toObject());
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      log.error(`gateway-mcp: ${error.message}`);
+      Deno.exit(1);
+    }
+  }, { passArgs: true });
 }

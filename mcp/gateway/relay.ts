@@ -1,19 +1,28 @@
 /** What flows between the upstream client and the downstream servers besides calls: logs, roots, questions. */
 import { pathToFileURL } from "node:url";
 import type { McpServerHandle } from "../../lib/mcp/server.ts";
-import { ErrorCode, McpError, type Root, RootsListChangedNotificationSchema } from "../../lib/mcp/sdk.ts";
+import {
+  ErrorCode,
+  type LoggingLevel,
+  McpError,
+  type RequestId,
+  type Root,
+  RootsListChangedNotificationSchema,
+  SetLevelRequestSchema,
+} from "../../lib/mcp/sdk.ts";
 import { log } from "../../lib/log.ts";
 import { KeyedLock } from "../../lib/sync/keyed_lock.ts";
-import type { Downstreams } from "./downstream.ts";
+import { supportsFormElicitation } from "./capabilities.ts";
+import { CALL_CEILING_MS, type Downstreams } from "./downstream.ts";
 
 /**
- * Relays downstream log messages upstream (the SDK drops those below the client's logging/setLevel),
- * answers downstream roots/list from the upstream client's roots (`workspaceRoots` when it has none), and
- * passes the upstream roots/list_changed down (also once at initialize, when the client's roots replace
- * the workspace a downstream server may have asked for before). Elicitation and sampling go to the upstream
- * client when it declared them (elicitations one at a time, in order), and are cancelled with the downstream
- * request; otherwise an elicitation is
- * declined and a sampling request refused, with the reason in the gateway's log or the error.
+ * Relays downstream log messages upstream, related to the call in flight on their server if any, and
+ * dropped below the client's logging/setLevel; answers downstream roots/list from the upstream client's roots (`workspaceRoots` if asking it fails), and
+ * passes the upstream roots/list_changed down. Elicitation and sampling go to the upstream client when it
+ * declared them (elicitations one at a time, in order), related to the upstream call that caused them, and
+ * are cancelled with the downstream request; otherwise an elicitation is declined and a sampling request
+ * refused, with the reason in the gateway's log or the error. Nothing is asked upstream before the client's
+ * `initialized`.
  */
 export function relayUpstream(
   downstreams: Downstreams,
@@ -22,36 +31,84 @@ export function relayUpstream(
 ): void {
   const { server } = handle;
   const queue = new KeyedLock();
-  downstreams.clientSide.onLog((message) => server.sendLoggingMessage(message).catch(() => {}));
+  const initialized = Promise.withResolvers<void>();
+  server.oninitialized = () => initialized.resolve();
+  // Questions wait as long as the client takes to answer: the downstream server's own timeout (or its
+  // cancellation, which cancels ours) decides, under the gateway's call ceiling.
+  const asking = (signal: AbortSignal, origin: RequestId | undefined) => ({
+    signal,
+    timeout: CALL_CEILING_MS,
+    // Over Streamable HTTP this puts the request on the stream of the call that caused it.
+    ...(origin === undefined ? {} : { relatedRequestId: origin }),
+  });
+  relayLogs(downstreams, handle);
   const fallback: Root[] = workspaceRoots.map((path) => ({ uri: pathToFileURL(path).href }));
-  downstreams.clientSide.answerRoots(async () =>
-    server.getClientCapabilities()?.roots ? (await server.listRoots()).roots : fallback
-  );
+  downstreams.clientSide.answerRoots(async () => {
+    await initialized.promise;
+    if (!server.getClientCapabilities()?.roots) return fallback;
+    try {
+      return (await server.listRoots()).roots;
+    } catch (error) {
+      log.error("gateway: cannot list the client's roots; answering with the workspace", error);
+      return fallback;
+    }
+  });
   downstreams.clientSide.answerRequests({
-    elicit: (name, params, signal) => {
-      if (server.getClientCapabilities()?.elicitation) {
+    elicit: (params, { server: name, signal, origin }) => {
+      if (supportsFormElicitation(server.getClientCapabilities())) {
         // One question at a time, in the order they came, whichever server asks.
-        return queue.run("elicitation", () => {
+        return queue.run("elicitation", async () => {
+          await initialized.promise;
           signal.throwIfAborted();
-          return server.elicitInput(params, { signal });
+          return await server.elicitInput(params, asking(signal, origin));
         });
       }
       log.info(
-        `gateway: declined an elicitation of MCP server "${name}": the client does not support elicitation`,
+        `gateway: declined an elicitation of MCP server "${name}" that no hook answered: the client does not support elicitation`,
       );
       return Promise.resolve({ action: "decline" });
     },
-    sample: async (name, params, signal) => {
-      if (server.getClientCapabilities()?.sampling) return await server.createMessage(params, { signal });
+    sample: async (params, { server: name, signal, origin }) => {
+      if (server.getClientCapabilities()?.sampling) {
+        await initialized.promise;
+        return await server.createMessage(params, asking(signal, origin));
+      }
       throw new McpError(
         ErrorCode.InvalidRequest,
         `Cannot sample for MCP server "${name}": the gateway's client does not support sampling`,
       );
     },
   });
-  const changed = () => void downstreams.rootsChanged();
-  server.setNotificationHandler(RootsListChangedNotificationSchema, changed);
-  server.oninitialized = () => {
-    if (server.getClientCapabilities()?.roots) changed();
-  };
+  server.setNotificationHandler(RootsListChangedNotificationSchema, () => void downstreams.rootsChanged());
+}
+
+/** RFC 5424 severities, least first, as MCP orders them. */
+const LEVELS: readonly LoggingLevel[] = [
+  "debug",
+  "info",
+  "notice",
+  "warning",
+  "error",
+  "critical",
+  "alert",
+  "emergency",
+];
+
+/**
+ * Downstream log messages go upstream at or above the client's logging/setLevel. The level is kept here,
+ * not by the SDK, since its sendLoggingMessage cannot relate a message to the call it belongs to.
+ */
+function relayLogs(downstreams: Downstreams, { server }: McpServerHandle): void {
+  let threshold = 0;
+  server.setRequestHandler(SetLevelRequestSchema, (request) => {
+    threshold = Math.max(0, LEVELS.indexOf(request.params.level));
+    return {};
+  });
+  downstreams.clientSide.onLog((message, origin) => {
+    if (LEVELS.indexOf(message.level) < threshold) return;
+    server.notification(
+      { method: "notifications/message", params: message },
+      origin === undefined ? {} : { relatedRequestId: origin },
+    ).catch(() => {});
+  });
 }

@@ -1,5 +1,6 @@
 /** How the gateway shows tools to the model: one line per hit, compact descriptions, server health. */
 import type { CatalogTool, ServerStatus } from "./types.ts";
+import { authCommand } from "./oauth/needs_auth.ts";
 
 /** Characters of a description kept on a search line. */
 const LINE_CHARS = 110;
@@ -34,12 +35,16 @@ export function describeTool(tool: CatalogTool): string {
  * config file is good.
  */
 export function healthLine(statuses: readonly ServerStatus[], configError?: string): string {
-  const down = statuses.filter((status) => status.state === "down")
+  const down = statuses.filter((status) => status.state === "down" && !status.needsAuth)
     .map((status) => `${status.name} (${status.reason ?? "unknown reason"})`);
-  const connecting = statuses.filter((status) => status.state === "connecting").map((status) => status.name);
+  const unauthorised = statuses.filter((status) => status.needsAuth)
+    .map((status) => `${status.name} (run "${authCommand(status.name)}")`);
+  const connecting = statuses.filter((status) => status.state === "connecting" && !status.needsAuth)
+    .map((status) => status.name);
   return [
     configError ? `config not reloaded, the last good one is in use: ${configError}` : "",
     down.length ? `down: ${down.join(", ")}` : "",
+    unauthorised.length ? `needs auth: ${unauthorised.join(", ")}` : "",
     connecting.length ? `connecting: ${connecting.join(", ")}` : "",
   ].filter(Boolean).join("; ");
 }

@@ -19,7 +19,6 @@ export function createServer(options: GatewayOptions): McpServerHandle {
     instructions: gatewayInstructions(options.backend.status()),
     tools: createTools(options),
     // Downstream log messages are relayed (see boot.ts).
-    logging: true,
     cleanup: options.cleanup,
   });
 }

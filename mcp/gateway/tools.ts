@@ -11,6 +11,7 @@ import type { CallToolResult } from "../../lib/mcp/sdk.ts";
 import { capResult, RESULT_BUDGET_CHARS } from "./result_cap.ts";
 import { describeTool, healthLine, hitLine } from "./render.ts";
 import type { CatalogTool, SearchHit, ServerStatus } from "./types.ts";
+import { prefixOf, SEPARATOR } from "./names.ts";
 
 /** The downstream side as the tools see it. */
 export interface Backend {
@@ -29,6 +30,8 @@ export interface Backend {
 export interface CallOptions {
   signal: AbortSignal;
   onProgress?: (update: ProgressUpdate) => void;
+  /** The client's request id for this call: what the server's questions meanwhile are related to. */
+  origin?: string | number;
 }
 
 /** Ranking over the current catalog. */
@@ -55,6 +58,16 @@ const callInput = {
   arguments: z.object({}).catchall(z.unknown()).optional(),
 };
 
+/** The configured server a `server__tool` name points at, when that server is not up. */
+function serverNotUp(statuses: readonly ServerStatus[], name: string): ServerStatus | undefined {
+  const at = name.indexOf(SEPARATOR);
+  if (at <= 0) return undefined;
+  const prefix = name.slice(0, at);
+  return statuses.find((status) =>
+    prefixOf(status.name) === prefix && (status.state === "down" || status.state === "connecting")
+  );
+}
+
 /** The gateway's tool table. */
 export function createTools(deps: ToolDeps): ToolDefinition[] {
   const { backend, finder } = deps;
@@ -64,6 +77,16 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
     const tools = backend.catalog();
     const tool = tools.find((entry) => entry.qualifiedName === name);
     if (tool) return tool;
+    const server = serverNotUp(backend.status(), name);
+    if (server) {
+      // Its tools are unknown until it comes up: say why it is not, rather than "no such tool".
+      throw new ToolError(
+        "unavailable",
+        `Cannot find tool "${name}": MCP server "${server.name}" is ${server.state}${
+          server.reason ? ` (${server.reason})` : ""
+        }`,
+      );
+    }
     const near = finder.suggest(tools, name);
     throw new ToolError(
       "not_found",
@@ -78,6 +101,7 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
       await backend.call(find(name).qualifiedName, args ?? {}, {
         signal: context.signal,
         ...(context.relayProgress ? { onProgress: context.relayProgress } : {}),
+        ...(context.requestId === undefined ? {} : { origin: context.requestId }),
       }),
       budget,
     );

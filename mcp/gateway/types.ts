@@ -14,7 +14,8 @@ export interface ServerConfig {
   /** How to reach it: a process over stdio, or one of this project's servers in the gateway's process. */
   transport:
     | { kind: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd?: string }
-    | { kind: "builtin"; server: string };
+    | { kind: "builtin"; server: string }
+    | RemoteTransport;
   enabled: boolean;
   /** Connect timeout, ms (default 30,000). */
   connectTimeoutMs: number;
@@ -28,6 +29,17 @@ export interface ServerConfig {
   descriptions: Record<string, string>;
   /** Rules that answer this server's elicitations before the client is asked (first match wins). */
   elicitation?: ElicitationRule[];
+}
+
+/** A server reached over HTTP: Streamable HTTP, SSE, or Streamable HTTP falling back to SSE ("auto"). */
+export interface RemoteTransport {
+  kind: "remote";
+  url: string;
+  /** Sent with every request to the server's origin (never to an authorization server). */
+  headers: Record<string, string>;
+  protocol: "auto" | "http" | "sse";
+  /** A client registered beforehand, for authorization servers without dynamic registration. */
+  oauth: { clientId?: string; clientSecret?: string; scope?: string };
 }
 
 /** A parsed config: servers in file order, and where it came from (for error messages). */
@@ -75,6 +87,8 @@ export interface ServerStatus {
   tools: number;
   /** The server's own instructions, for the gateway's instructions. */
   instructions?: string;
+  /** Down because it needs the user to authorise the gateway (`gateway-mcp auth <name>`). */
+  needsAuth?: boolean;
   /** Config names sharing this server's connection (same endpoint), when any. */
   sharedWith?: string[];
 }

@@ -3,7 +3,7 @@
  * Permissions: --allow-read (workspace roots), --allow-env (MCP_WORKSPACE, MCP_ALLOW_DIRS).
  * @module
  */
-import { serveStdio } from "../../lib/mcp/serve.ts";
+import { serve } from "../../lib/mcp/serve.ts";
 import { boot } from "./boot.ts";
 
-await serveStdio(boot());
+await serve(boot);

@@ -5,7 +5,7 @@
  * ripgrep out of a compiled binary into the cache folder), --allow-sys (home folder lookup).
  * @module
  */
-import { serveStdio } from "../../lib/mcp/serve.ts";
+import { serve } from "../../lib/mcp/serve.ts";
 import { boot } from "./boot.ts";
 
-await serveStdio(boot());
+await serve(boot);

@@ -7,7 +7,7 @@
  * @module
  */
 import { log } from "../../lib/log.ts";
-import { serveStdio } from "../../lib/mcp/serve.ts";
+import { serve } from "../../lib/mcp/serve.ts";
 import { boot } from "./boot.ts";
 import { FILTER_PROCESS_FLAG, runFilterProcess } from "./filter_process.ts";
 import { reapOrphans } from "./orphans.ts";
@@ -22,5 +22,5 @@ if (Deno.args[0] === FILTER_PROCESS_FLAG) {
       pids.length && log.info(`Reaped ${pids.length} processes of a dead shell server: ${pids.join(", ")}`),
     (error) => log.error("Cannot reap the jobs of dead shell servers", error),
   );
-  await serveStdio(boot());
+  await serve(boot);
 }

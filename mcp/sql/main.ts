@@ -4,7 +4,7 @@
  * --allow-env (MCP_WORKSPACE, PATH, SQL_MCP_*), --allow-run (the backend).
  * @module
  */
-import { serveStdio } from "../../lib/mcp/serve.ts";
+import { serve } from "../../lib/mcp/serve.ts";
 import { boot } from "./boot.ts";
 
-await serveStdio(boot());
+await serve(boot);

@@ -18,7 +18,8 @@ async function exchange(chunks: (string | Uint8Array)[], maxMessageBytes?: numbe
       written += new TextDecoder().decode(chunk);
     },
   });
-  const transport = new LineTransport(input, output, { maxMessageBytes });
+  // Nothing answers here: close as soon as the input ends.
+  const transport = new LineTransport(input, output, { maxMessageBytes, drainMs: 0 });
   const received: JSONRPCMessage[] = [];
   const closed = new Promise<void>((resolve) => transport.onclose = resolve);
   transport.onmessage = (message) => received.push(message);
@@ -78,4 +79,78 @@ Deno.test("a message over the limit in a single chunk is refused too", async () 
   const { received, sent } = await exchange([huge + "\n"], 1000);
   assert.deepEqual(sent.map((reply) => [reply.id, reply.error?.code]), [[5, -32600]]);
   assert.deepEqual(received, []);
+});
+
+Deno.test("requests read before the input ended are answered before the transport closes", async () => {
+  let written = "";
+  const output = new WritableStream<Uint8Array>({
+    write(chunk) {
+      written += new TextDecoder().decode(chunk);
+    },
+  });
+  const transport = new LineTransport(
+    ReadableStream.from([new TextEncoder().encode(ping(1) + "\n")]),
+    output,
+  );
+  const events: string[] = [];
+  const closed = new Promise<void>((resolve) =>
+    transport.onclose = () => {
+      events.push("closed");
+      resolve();
+    }
+  );
+  const read = new Promise<JSONRPCMessage>((resolve) => transport.onmessage = resolve);
+  await transport.start();
+  await read;
+  // A macrotask later the input has surely ended; the answer comes only now, as a slow tool's would.
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  events.push("answering");
+  await transport.send({ jsonrpc: "2.0", id: 1, result: {} } as JSONRPCMessage);
+  await closed;
+  assert.deepEqual(events, ["answering", "closed"]);
+  assert.deepEqual(JSON.parse(written), { jsonrpc: "2.0", id: 1, result: {} });
+});
+
+Deno.test("a request never answered holds the close only for the drain time", async () => {
+  const output = new WritableStream<Uint8Array>();
+  const transport = new LineTransport(
+    ReadableStream.from([new TextEncoder().encode(ping(1) + "\n")]),
+    output,
+    {
+      drainMs: 20,
+    },
+  );
+  const closed = new Promise<void>((resolve) => transport.onclose = resolve);
+  await transport.start();
+  await closed;
+});
+
+Deno.test("an answer dropped on purpose is not written, yet counts as answered: the close does not wait", async () => {
+  let written = "";
+  const output = new WritableStream<Uint8Array>({
+    write(chunk) {
+      written += new TextDecoder().decode(chunk);
+    },
+  });
+  // The quick start's case: the client has the answer to initialize already, the SDK's is dropped.
+  const transport = new LineTransport(
+    ReadableStream.from([new TextEncoder().encode(ping(1) + "\n" + ping(2) + "\n")]),
+    output,
+    { drainMs: 60 * 60_000, dropAnswer: (message) => "id" in message && message.id === 1 },
+  );
+  const closed = new Promise<void>((resolve) => transport.onclose = resolve);
+  transport.onmessage = (message) => {
+    if ("id" in message) transport.send({ jsonrpc: "2.0", id: message.id, result: {} } as JSONRPCMessage);
+  };
+  await transport.start();
+  let deadline: ReturnType<typeof setTimeout> | undefined;
+  const heldForTheDrain = new Promise<never>((_, reject) => {
+    deadline = setTimeout(() => reject(new Error("the close waited for the dropped answer")), 30_000);
+  });
+  try {
+    await Promise.race([closed, heldForTheDrain]);
+  } finally {
+    clearTimeout(deadline);
+  }
+  assert.deepEqual(written.trimEnd().split("\n").map((line) => JSON.parse(line).id), [2]);
 });

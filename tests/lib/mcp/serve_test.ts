@@ -69,3 +69,42 @@ Deno.test("an 11 MB request is served over stdio (the SDK's transport closed at 
   assert.equal(result.isError, undefined, JSON.stringify(result).slice(0, 300));
   assert.equal((await Deno.stat(workspace.join("big.txt"))).size, content.length);
 });
+
+Deno.test("a one-shot client that closes stdin right after its requests still gets every reply", async () => {
+  const hello = listServers().find((server) => server.name === "hello")!;
+  const child = new Deno.Command(Deno.execPath(), {
+    args: runArgs(hello),
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const lines = [
+    {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "one-shot", version: "0" },
+      },
+    },
+    { jsonrpc: "2.0", method: "notifications/initialized" },
+    { jsonrpc: "2.0", id: 2, method: "tools/list" },
+    {
+      jsonrpc: "2.0",
+      id: 3,
+      method: "tools/call",
+      params: { name: "hello_echo", arguments: { text: "bye" } },
+    },
+  ];
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(lines.map((line) => JSON.stringify(line) + "\n").join("")));
+  await writer.close();
+  const { code, stdout } = await child.output();
+  const replies = new TextDecoder().decode(stdout).trimEnd().split("\n").map((line) => JSON.parse(line));
+  assert.deepEqual(replies.map((reply) => reply.id), [1, 2, 3]);
+  assert.ok(replies[1].result.tools.length > 0);
+  assert.match(JSON.stringify(replies[2].result), /bye/);
+  assert.equal(code, 0);
+});

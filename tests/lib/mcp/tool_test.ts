@@ -35,6 +35,14 @@ function testServer(cleanup?: () => void) {
         run: ({ items }) => `${Array.isArray(items) ? items.length : 1} item(s)`,
       }),
       defineTool({
+        name: "t_echo",
+        description: "Echo text.",
+        input: { text: z.string(), tags: z.array(z.string()).optional(), count: z.number().optional() },
+        output: { text: z.string(), tags: z.array(z.string()), count: z.number() },
+        annotations: ANNOTATIONS,
+        run: ({ text, tags, count }) => ({ text, tags: tags ?? [], count: count ?? 0 }),
+      }),
+      defineTool({
         name: "t_fail",
         description: "Fail.",
         input: { how: z.enum(["tool", "crash"]) },
@@ -78,6 +86,19 @@ Deno.test("registerTools requires the server prefix", () => {
     () => createMcpServer({ name: "t", instructions: "", tools: [tool] }),
     /must start with "t_"/,
   );
+  // Tool names allow no "-": a dashed server's tools use "_" in its place.
+  assert.throws(
+    () => createMcpServer({ name: "other-x", instructions: "", tools: [tool] }),
+    /must start with "other_x_"/,
+  );
+  const dashed = defineTool({
+    name: "other_x_y",
+    description: "x",
+    input: {},
+    annotations: ANNOTATIONS,
+    run: () => "",
+  });
+  assert.ok(createMcpServer({ name: "other-x", instructions: "", tools: [dashed] }));
 });
 
 Deno.test("tools/list schemas are flat and carry no $schema", async () => {
@@ -105,6 +126,23 @@ Deno.test("numbers, booleans and arrays sent as strings are repaired before vali
     flag: true,
   });
   assert.equal(await c.text("t_list", { items: '["a","b"]' }), "1 item(s)", "a string is a valid value here");
+});
+
+Deno.test("numbers and booleans sent where text is expected become their text; the schema stays string", async () => {
+  await using c = await connect(testServer());
+  // MCP Inspector 2.x sends `text=123` as a number, mcporter `command=true` as a boolean.
+  const result = await c.call("t_echo", { text: 123, tags: [true, 1.5, "x"], count: 7 });
+  assert.deepEqual(result.structuredContent, { text: "123", tags: ["true", "1.5", "x"], count: 7 });
+  assert.equal((await c.call("t_echo", { text: false })).structuredContent?.text, "false");
+  assert.equal((await c.call("t_list", { items: 5 })).isError, undefined, "string or list of strings: text");
+  const refused = await c.call("t_echo", { text: { a: 1 } });
+  assert.equal(refused.isError, true, "an object is not text a user typed");
+  const { tools } = await c.client.listTools();
+  const schema = tools.find((t) => t.name === "t_echo")?.inputSchema as {
+    properties: Record<string, { type?: string; items?: { type?: string } }>;
+  };
+  assert.equal(schema.properties.text.type, "string");
+  assert.equal(schema.properties.tags.items?.type, "string");
 });
 
 Deno.test("schema violations are invalid_argument results naming each field", async () => {
@@ -169,6 +207,9 @@ Deno.test("a text result over the server-wide cap is cut with the cut stated", a
 Deno.test("argument errors say what is missing, and which constraint a list broke", async () => {
   await using c = await connect(testServer());
   assert.match(await c.text("t_list", {}), /"items": missing \(expected string or array\)$/);
-  assert.match(await c.text("t_list", { items: 5 }), /"items": expected string or array, received number$/);
+  assert.match(
+    await c.text("t_list", { items: { a: 1 } }),
+    /"items": expected string or array, received object$/,
+  );
   assert.match(await c.text("t_sum", { a: 1, b: 99 }), /"b": too big: expected number to be <=10$/);
 });

@@ -118,7 +118,7 @@ Deno.test("config: each bad value is refused with the file, the entry and the ke
     [{ github: { command: "x", cwd: null } }, `mcpServers.github.cwd: expected a string, got null`],
     [
       { github: { command: "x", type: "http" } },
-      `mcpServers.github.type: expected "stdio", got "http" (remote servers are not supported yet)`,
+      `mcpServers.github.type: expected "stdio" with "command", got "http" (a remote server is given by "url")`,
     ],
     [{ github: { command: "x", tools: ["a"] } }, `mcpServers.github.tools: expected an object, got an array`],
     [
@@ -220,7 +220,7 @@ Deno.test("config: a builtin names one of this project's servers and takes no pr
   );
   assert.equal(
     errorOf({ mcpServers: { f: { enabled: true } } }),
-    `${FILE}: mcpServers.f: expected "command" (a program to run) or "builtin" (one of ${
+    `${FILE}: mcpServers.f: expected "command" (a program to run), "url" (a remote server) or "builtin" (one of ${
       BUILTIN_SERVERS.join(", ")
     })`,
   );

@@ -2,20 +2,24 @@ import assert from "node:assert/strict";
 import { connect, textOf } from "../../_support/connect.ts";
 import { waitFor } from "../../_support/poll.ts";
 import { Downstreams } from "../../../mcp/gateway/downstream.ts";
-import { createFinder } from "../../../mcp/gateway/finder.ts";
-import { createServer } from "../../../mcp/gateway/server.ts";
-import { relayUpstream } from "../../../mcp/gateway/relay.ts";
+import { frontDownstreams } from "../../../mcp/gateway/boot.ts";
 import { loadServerSdk, type McpServerHandle } from "../../../lib/mcp/server.ts";
 import {
   type CallToolResult,
+  type ClientCapabilities,
   CreateMessageRequestSchema,
   ElicitRequestSchema,
+  ListRootsRequestSchema,
   type LoggingMessageNotification,
   LoggingMessageNotificationSchema,
+  type RequestId,
+  ToolListChangedNotificationSchema,
 } from "../../../lib/mcp/sdk.ts";
 import { Client, InMemoryTransport } from "../../../lib/mcp/sdk_client.ts";
 import type { ServerConfig } from "../../../mcp/gateway/types.ts";
-import { scriptServer } from "./_config.ts";
+import { builtinServer, scriptServer } from "./_config.ts";
+import { tempWorkspace } from "../../_support/workspace.ts";
+import { pathToFileURL } from "node:url";
 import { os } from "../../../lib/platform/mod.ts";
 
 /** The gateway over real downstream servers, with a real SDK client upstream. */
@@ -39,19 +43,14 @@ async function gatewayWith<T>(
     log: { info() {}, error() {} },
     callCeilingMs: options.callCeilingMs,
   });
-  await downstreams.start();
-  const handle = createServer({
-    backend: {
-      catalog: () => downstreams.catalog(),
-      status: () => downstreams.status(),
-      call: (name, args, options) => downstreams.call(name, args, options),
-    },
-    finder: createFinder(),
-    cleanup: () => downstreams.close(),
-  });
+  // The gateway as boot() builds it: the servers connect at the client's initialize, which waits for them.
   await loadServerSdk();
-  relayUpstream(downstreams, handle, options.workspaceRoots ?? []);
-  return link(handle);
+  const handle = frontDownstreams(downstreams, {
+    workspaceRoots: options.workspaceRoots ?? [],
+    cleanup: () => downstreams.close(),
+    waitMs: 60_000,
+  });
+  return await link(handle);
 }
 
 interface Seen {
@@ -175,54 +174,100 @@ Deno.test("forwarding: a downstream roots/list gets the upstream client's roots;
   });
   const changes = async () => textOf(await upstream.call("gateway_call", { name: "chatty__roots_changes" }));
   assert.equal(textOf(await upstream.call("gateway_call", { name: "chatty__roots" })), roots.join("\n"));
-  // The client's roots replace the workspace at initialize: downstream servers hear of it once.
-  await waitFor("the change at initialize", async () => await changes() === "1");
+  assert.equal(await changes(), "0");
   await upstream.client.sendRootsListChanged();
-  await waitFor("the upstream change to reach the server", async () => await changes() === "2");
+  await waitFor("the upstream change to reach the server", async () => await changes() === "1");
 });
 
-Deno.test("forwarding: without upstream roots a downstream roots/list gets the gateway's workspace", async () => {
+Deno.test("forwarding: when the upstream client's roots/list fails, a downstream one gets the gateway's workspace", async () => {
   const workspace = os === "windows" ? "C:\\work\\ws" : "/work/ws";
-  await using upstream = await gateway([scriptServer("chatty", "chatty.ts")], {
-    workspaceRoots: [workspace],
-  });
+  await using upstream = await gatewayWith(
+    [scriptServer("chatty", "chatty.ts")],
+    { workspaceRoots: [workspace] },
+    (handle) => upstreamClient(handle, { roots: { listChanged: true } }),
+  );
   assert.equal(
-    textOf(await upstream.call("gateway_call", { name: "chatty__roots" })),
+    await upstream.call("chatty__roots"),
     os === "windows" ? "file:///C:/work/ws" : "file:///work/ws",
   );
-  assert.equal(textOf(await upstream.call("gateway_call", { name: "chatty__roots_changes" })), "0");
 });
 
-/** An upstream client that declares elicitation and sampling and answers both. */
-async function askingClient(handle: McpServerHandle) {
+/** A message the gateway sent its client, and the upstream request it was related to (transport-level). */
+interface Sent {
+  method: string;
+  relatedRequestId?: RequestId;
+}
+
+/**
+ * An upstream SDK client declaring `capabilities`, answering elicitation (accept, `sure: true`), sampling
+ * ("hi from upstream") and roots/list (which fails) for those it declares. It records each tools/call id it
+ * sends and every request and notification the gateway sends it, with the `relatedRequestId` the gateway
+ * gave the transport: over Streamable HTTP that picks the call's stream.
+ */
+async function upstreamClient(handle: McpServerHandle, capabilities: ClientCapabilities) {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: "asking", version: "0.0.0" }, {
-    capabilities: { elicitation: {}, sampling: {} },
-  });
+  const sent: Sent[] = [];
+  const send = serverSide.send.bind(serverSide);
+  serverSide.send = (message, options) => {
+    if ("method" in message) {
+      sent.push({
+        method: message.method,
+        ...(options?.relatedRequestId === undefined ? {} : { relatedRequestId: options.relatedRequestId }),
+      });
+    }
+    return send(message, options);
+  };
+  const callIds: RequestId[] = [];
+  const sendUp = clientSide.send.bind(clientSide);
+  clientSide.send = (message, options) => {
+    if ("method" in message && message.method === "tools/call" && "id" in message) callIds.push(message.id);
+    return sendUp(message, options);
+  };
+  const client = new Client({ name: "upstream", version: "0.0.0" }, { capabilities });
   const questions: string[] = [];
-  client.setRequestHandler(ElicitRequestSchema, (request) => {
-    questions.push(request.params.message);
-    return { action: "accept", content: { sure: true } };
-  });
-  client.setRequestHandler(CreateMessageRequestSchema, () => ({
-    role: "assistant",
-    content: { type: "text", text: "hi from upstream" },
-    model: "test-model",
-  }));
-  await loadServerSdk();
+  if (capabilities.elicitation) {
+    client.setRequestHandler(ElicitRequestSchema, (request) => {
+      questions.push(request.params.message);
+      return { action: "accept", content: { sure: true } };
+    });
+  }
+  if (capabilities.sampling) {
+    client.setRequestHandler(CreateMessageRequestSchema, () => ({
+      role: "assistant",
+      content: { type: "text", text: "hi from upstream" },
+      model: "test-model",
+    }));
+  }
+  if (capabilities.roots) {
+    client.setRequestHandler(ListRootsRequestSchema, () => {
+      throw new Error("roots are not ready");
+    });
+  }
   await handle.server.connect(serverSide);
   await client.connect(clientSide);
-  const call = async (name: string) =>
-    textOf(await client.callTool({ name: "gateway_call", arguments: { name } }) as CallToolResult);
+  const call = async (name: string, args: Record<string, unknown> = {}, onprogress?: () => void) =>
+    textOf(
+      await client.callTool(
+        { name: "gateway_call", arguments: { name, arguments: args } },
+        undefined,
+        onprogress ? { onprogress } : {},
+      ) as CallToolResult,
+    );
   return {
+    client,
     call,
     questions,
+    sent,
+    callIds,
     async [Symbol.asyncDispose]() {
       await client.close();
       await handle.close();
     },
   };
 }
+
+/** An upstream client that declares elicitation and sampling and answers both. */
+const askingClient = (handle: McpServerHandle) => upstreamClient(handle, { elicitation: {}, sampling: {} });
 
 Deno.test("forwarding: a downstream elicitation reaches an upstream client that supports it; its answer returns", async () => {
   await using upstream = await gatewayWith([scriptServer("chatty", "chatty.ts")], {}, askingClient);
@@ -233,9 +278,16 @@ Deno.test("forwarding: a downstream elicitation reaches an upstream client that 
   assert.deepEqual(upstream.questions, ["Drop the table?"]);
 });
 
-Deno.test("forwarding: a downstream elicitation is declined when the upstream client lacks elicitation", async () => {
+Deno.test("forwarding: without upstream elicitation a server is not offered it; with a hook, what no rule answers is declined", async () => {
   await using upstream = await gateway([scriptServer("chatty", "chatty.ts")]);
-  const answer = textOf(await upstream.call("gateway_call", { name: "chatty__ask" }));
+  const plain = textOf(await upstream.call("gateway_call", { name: "chatty__ask" }));
+  // The server's own SDK refuses, as it would connected straight to this client.
+  assert.match(plain, /^error: .*does not support form elicitation/);
+  const hooked = scriptServer("chatty", "chatty.ts", {
+    elicitation: [{ match: /^Other$/, action: "accept" }],
+  });
+  await using declined = await gateway([hooked]);
+  const answer = textOf(await declined.call("gateway_call", { name: "chatty__ask" }));
   assert.deepEqual(JSON.parse(answer), { action: "decline" });
 });
 
@@ -244,12 +296,55 @@ Deno.test("forwarding: a downstream sampling request reaches an upstream client 
   assert.equal(await upstream.call("chatty__sample"), "hi from upstream");
 });
 
-Deno.test("forwarding: a downstream sampling request is refused with the reason when the upstream client lacks sampling", async () => {
+Deno.test("forwarding: without upstream sampling a server is not offered it, and a request it sends anyway fails", async () => {
   await using upstream = await gateway([scriptServer("chatty", "chatty.ts")]);
   assert.match(
     textOf(await upstream.call("gateway_call", { name: "chatty__sample" })),
-    /^error: .*Cannot sample for MCP server "chatty": the gateway's client does not support sampling/,
+    /^error: .*Method not found/,
   );
+});
+
+Deno.test("forwarding: each server is declared exactly the client capabilities the upstream client declared", async () => {
+  const servers = () => [scriptServer("chatty", "chatty.ts")];
+  const declaredTo = async (capabilities: ClientCapabilities) => {
+    await using upstream = await gatewayWith(servers(), {}, (handle) => upstreamClient(handle, capabilities));
+    return JSON.parse(await upstream.call("chatty__capabilities"));
+  };
+  assert.deepEqual(await declaredTo({}), {});
+  assert.deepEqual(await declaredTo({ roots: { listChanged: true }, elicitation: {}, sampling: {} }), {
+    roots: { listChanged: true },
+    elicitation: { form: {} },
+    sampling: {},
+  });
+  assert.deepEqual(await declaredTo({ elicitation: { url: {} }, sampling: { tools: {} } }), {
+    sampling: { tools: {} },
+  });
+});
+
+Deno.test("forwarding: an in-process builtin gets the upstream client's roots only when it declared them", async () => {
+  await using root = await tempWorkspace({ "upstream-marker.txt": "x" });
+  const listing = async (options: { roots?: string[] }) => {
+    await using upstream = await gateway([builtinServer("fs", "fs")], options);
+    return textOf(await upstream.call("gateway_call", { name: "fs__fs_list", arguments: { path: "." } }));
+  };
+  assert.match(await listing({ roots: [pathToFileURL(root.path).href] }), /upstream-marker\.txt/);
+  // Not declared roots, the server keeps its own workspace (MCP_WORKSPACE, else the cwd).
+  assert.doesNotMatch(await listing({}), /upstream-marker/);
+});
+
+Deno.test("forwarding: questions, progress and logs go upstream related to the tools/call that caused them", async () => {
+  await using upstream = await gatewayWith([scriptServer("chatty", "chatty.ts")], {}, askingClient);
+  await upstream.call("chatty__ask");
+  await upstream.call("chatty__sample");
+  await upstream.call("chatty__progress", { count: 2 }, () => {});
+  await upstream.call("chatty__log");
+  const [ask, sample, progress, log] = upstream.callIds;
+  const related = (method: string) =>
+    upstream.sent.filter((sent) => sent.method === method).map((sent) => sent.relatedRequestId);
+  assert.deepEqual(related("elicitation/create"), [ask]);
+  assert.deepEqual(related("sampling/createMessage"), [sample]);
+  assert.deepEqual(related("notifications/progress"), [progress, progress]);
+  assert.deepEqual(related("notifications/message"), [log, log, log]);
 });
 
 Deno.test("forwarding: an elicitation hook answers before the client is asked; no match asks the client", async () => {
@@ -317,4 +412,84 @@ Deno.test("forwarding: elicitations from two servers reach the client one at a t
   assert.equal(JSON.parse(await second).action, "accept");
   assert.deepEqual(order, ["question 1", "question 2"]);
   assert.equal(most, 1);
+});
+
+Deno.test("forwarding: a downstream tools/list_changed re-indexes; upstream hears nothing, its four tools being unchanged", async () => {
+  await using upstream = await gateway([scriptServer("fixture", "fixture.ts")]);
+  let announced = 0;
+  upstream.client.setNotificationHandler(ToolListChangedNotificationSchema, () => void announced++);
+  const search = () => upstream.text("gateway_search", { query: "extra" });
+  assert.doesNotMatch(await search(), /fixture__extra/);
+  await upstream.call("gateway_call", { name: "fixture__grow" });
+  await waitFor("the re-indexed catalog", async () => (await search()).includes("fixture__extra"));
+  assert.equal(textOf(await upstream.call("gateway_call", { name: "fixture__extra" })), "extra");
+  const { tools } = await upstream.client.listTools();
+  assert.equal(tools.length, 4);
+  assert.ok(
+    !upstream.client.getServerCapabilities()?.tools?.listChanged,
+    "the gateway promises no list changes",
+  );
+  assert.equal(announced, 0);
+});
+
+Deno.test("forwarding: the servers connect at the client's initialize, whose answer's instructions name them", async () => {
+  await using upstream = await gateway([
+    builtinServer("hello", "hello"),
+    scriptServer("chatty", "chatty.ts"),
+  ]);
+  const instructions = upstream.client.getInstructions() ?? "";
+  assert.match(instructions, /- hello — \S/);
+  assert.match(instructions, /- chatty\b/);
+  assert.doesNotMatch(instructions, /No servers|\(down\)/);
+});
+
+Deno.test("forwarding: a server whose declared capabilities change gets a new connection; others keep theirs", async () => {
+  await using downstreams = new Downstreams(
+    [scriptServer("chatty", "chatty.ts"), scriptServer("other", "chatty.ts", { env: { WHO: "other" } })],
+    { log: { info() {}, error() {} } },
+  );
+  await downstreams.start();
+  const declared = async (server: string) =>
+    JSON.parse(textOf(await downstreams.call(`${server}__capabilities`, {})));
+  assert.deepEqual(await declared("chatty"), {});
+  const first = downstreams.pidOf("chatty");
+  await downstreams.declare({ sampling: {} });
+  assert.deepEqual(await declared("chatty"), { sampling: {} });
+  const second = downstreams.pidOf("chatty");
+  assert.notEqual(second, first);
+  await downstreams.declare({ sampling: {} });
+  assert.equal(downstreams.pidOf("chatty"), second, "the same declaration keeps the connection");
+  const other = downstreams.pidOf("other");
+  // A hook added by a reload: the gateway now answers that server's elicitations itself.
+  await downstreams.reconfigure([
+    scriptServer("chatty", "chatty.ts", { elicitation: [{ match: /^Never$/, action: "decline" }] }),
+    scriptServer("other", "chatty.ts", { env: { WHO: "other" } }),
+  ]);
+  assert.deepEqual(await declared("chatty"), { elicitation: { form: {} }, sampling: {} });
+  assert.equal(downstreams.pidOf("other"), other);
+});
+
+Deno.test("forwarding: a server that gives up on its question cancels the one asked upstream", async () => {
+  await using upstream = await gatewayWith(
+    [scriptServer("chatty", "chatty.ts")],
+    {},
+    (handle) => upstreamClient(handle, { elicitation: {} }),
+  );
+  // The SDK ignores a cancellation of request id 0 (`if (!requestId)`): the gateway's first question is answered.
+  await upstream.call("chatty__ask");
+  const cancelled = Promise.withResolvers<unknown>();
+  // The user never answers; the request's signal tells of the cancellation.
+  upstream.client.setRequestHandler(ElicitRequestSchema, (_, extra) =>
+    new Promise((resolve) => {
+      extra.signal.addEventListener("abort", () => {
+        cancelled.resolve(extra.signal.reason);
+        resolve({ action: "cancel" });
+      });
+    }));
+  assert.match(await upstream.call("chatty__ask_briefly"), /^error: .*timed out/i);
+  await cancelled.promise;
+  assert.deepEqual(
+    upstream.sent.filter((sent) => sent.method.startsWith("notifications/cancelled")),
+    [{ method: "notifications/cancelled", relatedRequestId: upstream.callIds[1] }],
+  );
 });

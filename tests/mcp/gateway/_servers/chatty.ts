@@ -4,8 +4,9 @@
  * (three log messages: info from logger "db", debug without a logger, error from "db"), `roots` (asks the
  * client for roots/list and returns the URIs, one a line), `roots_changes` (how many
  * notifications/roots/list_changed arrived), `ask` (an elicitation; returns the client's answer as JSON or the
- * error), `asked` (how many elicitations it sent), `sample` (a sampling request; returns the reply's text or the error) and
- * `cancellations` (how many `progress` calls started and how many were cancelled).
+ * error; `ask_briefly` gives up after 300 ms, cancelling its request), `asked` (how many elicitations it sent), `sample` (a sampling request; returns the reply's text or the error) and
+ * `cancellations` (how many `progress` calls started and how many were cancelled) and `capabilities` (the
+ * client capabilities the gateway declared to it, as JSON).
  * @module
  */
 import { LineTransport } from "../../../../lib/mcp/line_transport.ts";
@@ -27,10 +28,12 @@ const tools: Tool[] = [
   },
   { name: "log", description: "Send three log messages", inputSchema: empty },
   { name: "ask", description: "Ask the user to confirm", inputSchema: empty },
+  { name: "ask_briefly", description: "Ask, giving up after 300 ms", inputSchema: empty },
   { name: "asked", description: "Count the elicitations sent", inputSchema: empty },
   { name: "sample", description: "Ask the client's model", inputSchema: empty },
   { name: "roots", description: "Ask the client for its roots", inputSchema: empty },
   { name: "roots_changes", description: "Count roots/list_changed notifications", inputSchema: empty },
+  { name: "capabilities", description: "Show the client capabilities declared", inputSchema: empty },
   {
     name: "cancellations",
     description: "Count the progress calls started and cancelled",
@@ -73,13 +76,16 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       await server.sendLoggingMessage({ level: "error", logger: "db", data: { code: 7 } });
       return text("logged");
     case "ask":
+    case "ask_briefly":
       asked++;
+      // The SDK ignores a cancellation of request id 0 (`if (!requestId)`): make sure this one is not the first.
+      if (request.params.name === "ask_briefly") await server.ping();
       try {
         return text(JSON.stringify(
           await server.elicitInput({
             message: "Drop the table?",
             requestedSchema: { type: "object", properties: { sure: { type: "boolean" } } },
-          }),
+          }, request.params.name === "ask_briefly" ? { timeout: 300 } : {}),
         ));
       } catch (error) {
         return text(`error: ${error instanceof Error ? error.message : error}`);
@@ -100,6 +106,8 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       return text((await server.listRoots()).roots.map((root) => root.uri).join("\n"));
     case "roots_changes":
       return text(rootsChanges);
+    case "capabilities":
+      return text(JSON.stringify(server.getClientCapabilities() ?? {}));
     case "cancellations":
       return text(`${started} started, ${cancelled} cancelled`);
   }

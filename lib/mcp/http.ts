@@ -1,0 +1,96 @@
+/**
+ * Streamable HTTP mode: `Deno.serve` on `/mcp` with the SDK's web-standard transport. Stateful by default
+ * (one server instance per `Mcp-Session-Id`, http_sessions.ts); stateless on request (one server instance per
+ * POST). Every request passes the guard first (http_guard.ts).
+ * @module
+ */
+import { WebStandardStreamableHTTPServerTransport } from "./sdk.ts";
+import { loadServerSdk, type McpServerHandle } from "./server.ts";
+import { type ListenAddress, refuseRequest } from "./http_guard.ts";
+import { afterBody, jsonRpcError, plainText } from "./http_response.ts";
+import { SessionTable } from "./http_sessions.ts";
+import { log } from "../log.ts";
+
+/** Builds one server instance: called once per session (stateful) or per request (stateless). */
+export type BootServer = () => McpServerHandle | Promise<McpServerHandle>;
+
+/** A session nobody streams from or sends to for this long is closed (its cleanup runs). */
+export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
+
+/** How to serve. */
+export interface HttpOptions {
+  listen: ListenAddress;
+  /** Required bearer token, when set. */
+  token?: string;
+  /** No sessions: every POST gets a fresh server instance and no `Mcp-Session-Id`. */
+  stateless?: boolean;
+  /** Default {@link DEFAULT_SESSION_IDLE_MS}; 0 keeps idle sessions until DELETE or shutdown. */
+  sessionIdleMs?: number;
+}
+
+/** A running HTTP server. */
+export interface HttpServer {
+  /** The endpoint, with the port actually bound: `http://127.0.0.1:8808/mcp`. */
+  readonly url: string;
+  /** Open sessions (always 0 when stateless). */
+  sessionCount(): number;
+  /** Stops listening and closes every session (running each server's cleanup). */
+  close(): Promise<void>;
+}
+
+/** The one path served; anything else is 404, so a stray browser request learns nothing. */
+export const MCP_PATH = "/mcp";
+
+/** Starts serving; resolves once the port is bound. */
+export async function serveHttp(boot: BootServer, options: HttpOptions): Promise<HttpServer> {
+  // Each session's handle builds its SDK server at first use, which needs the SDK loaded.
+  await loadServerSdk();
+  const sessions = new SessionTable(boot, options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS);
+  let port = options.listen.port;
+  const handler = async (request: Request): Promise<Response> => {
+    if (new URL(request.url).pathname !== MCP_PATH) {
+      return plainText(404, `Not found: the MCP endpoint is ${MCP_PATH}`);
+    }
+    const refusal = refuseRequest(request, { listen: options.listen, port, token: options.token });
+    if (refusal) {
+      log.info(`mcp http: refused ${request.method} (${refusal.status}): ${refusal.message}`);
+      return jsonRpcError(refusal.status, refusal.message, refusal.status === 401);
+    }
+    return options.stateless ? await handleStateless(boot, request) : await sessions.handle(request);
+  };
+  const listening = Promise.withResolvers<Deno.NetAddr>();
+  const server = Deno.serve({
+    hostname: options.listen.hostname,
+    port: options.listen.port,
+    onListen: (address) => listening.resolve(address as Deno.NetAddr),
+    onError: (error) => {
+      log.error("mcp http: request failed", error);
+      return jsonRpcError(500, "Internal server error");
+    },
+  }, handler);
+  const address = await listening.promise;
+  port = address.port;
+  const host = address.hostname.includes(":") ? `[${address.hostname}]` : address.hostname;
+  return {
+    url: `http://${host}:${address.port}${MCP_PATH}`,
+    sessionCount: () => sessions.size,
+    async close() {
+      await sessions.closeAll();
+      await server.shutdown();
+    },
+  };
+}
+
+async function handleStateless(boot: BootServer, request: Request): Promise<Response> {
+  if (request.method !== "POST") {
+    return jsonRpcError(405, "Method not allowed: this server is stateless, send each request as a POST");
+  }
+  const handle = await boot();
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+  await handle.server.connect(transport);
+  const response = await transport.handleRequest(request);
+  // The answer may still be streaming (SSE): the instance lives until its body is done or dropped.
+  return afterBody(response, () => {
+    handle.close().catch((error) => log.error(`${handle.name}-mcp: cleanup failed`, error));
+  });
+}

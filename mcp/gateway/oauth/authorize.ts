@@ -1,0 +1,142 @@
+/**
+ * `gateway-mcp auth <server>`: the one place a browser opens. Connects to the remote server with an
+ * interactive OAuth provider; when the server asks for authorisation the SDK discovers the authorization
+ * server, registers the gateway when it offers dynamic registration, and hands us the authorization URL
+ * (with a PKCE challenge). We open it and print it (a headless machine's user opens it elsewhere), wait for
+ * the redirect to a loopback listener, exchange the code, and connect again to prove the tokens work.
+ * @module
+ */
+import { auth, Client, UnauthorizedError } from "../../../lib/mcp/sdk_client.ts";
+import { VERSION } from "../../../lib/version.ts";
+import { ConfigError } from "../config_fields.ts";
+import { listAllTools } from "../connect.ts";
+import { connectRemote, remoteProvider } from "../remote.ts";
+import type { GatewayConfig, RemoteTransport } from "../types.ts";
+import { listenForRedirect } from "./loopback.ts";
+
+/** How long the command waits for the user to finish in the browser. */
+export const AUTHORIZE_WAIT_MS = 5 * 60_000;
+
+/** What `authorizeServer` needs. */
+export interface AuthorizeOptions {
+  config: GatewayConfig;
+  /** The config entry to authorise. */
+  name: string;
+  /** Where tokens are stored (the user's config folder). */
+  tokenDir: string | undefined;
+  /** Opens the authorization URL: the platform's browser opener; a test passes its own. */
+  open(url: URL): Promise<void>;
+  /** One line for the user (stderr). */
+  say(line: string): void;
+  waitMs?: number;
+}
+
+/** What the run ended with. */
+export interface Authorized {
+  /** False when the server let us in without asking (nothing was stored). */
+  authorised: boolean;
+  tools: number;
+}
+
+/** Runs the browser flow for one server and stores its tokens; throws with a sentence to show. */
+export async function authorizeServer(options: AuthorizeOptions): Promise<Authorized> {
+  const spec = remoteEntry(options.config, options.name);
+  if (options.tokenDir === undefined) {
+    throw new Error("Cannot store tokens: no user config folder (set HOME, or APPDATA on Windows)");
+  }
+  await using listener = listenForRedirect();
+  const provider = remoteProvider(options.name, spec, {
+    tokenDir: options.tokenDir,
+    interactive: {
+      redirectUrl: listener.redirectUrl,
+      open: async (url) => {
+        options.say(`Open this URL to authorise "${options.name}" (trying your browser now):\n${url.href}`);
+        await options.open(url).catch((error) =>
+          options.say(
+            `Could not open a browser (${
+              error instanceof Error ? error.message : error
+            }): open the URL yourself`,
+          )
+        );
+      },
+    },
+  })!;
+  const first = await tryConnect(options.name, spec, provider).catch((error) => {
+    throw registrationHint(error, options.name);
+  });
+  if (first !== undefined) return { authorised: false, tools: first };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const waitMs = options.waitMs ?? AUTHORIZE_WAIT_MS;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`Gave up waiting for the browser after ${Math.round(waitMs / 1000)}s`)),
+      waitMs,
+    );
+  });
+  try {
+    const { code, state } = await Promise.race([listener.redirected, timeout]);
+    if (state !== provider.expectedState) {
+      throw new Error("The redirect's state does not match the request's: refusing it (start again)");
+    }
+    await auth(provider, { serverUrl: spec.url, authorizationCode: code });
+  } finally {
+    clearTimeout(timer);
+  }
+  const tools = await tryConnect(options.name, spec, provider);
+  if (tools === undefined) throw new Error(`MCP server "${options.name}" still refuses the new tokens`);
+  return { authorised: true, tools };
+}
+
+/** The tool count when the server lets us in; undefined when it asked for authorisation. */
+async function tryConnect(
+  name: string,
+  spec: RemoteTransport,
+  provider: ReturnType<typeof remoteProvider>,
+): Promise<number | undefined> {
+  const client = new Client({ name: "continue-gateway-auth", version: VERSION });
+  try {
+    await connectRemote(client, name, spec, provider);
+    return (await listAllTools(client)).length;
+  } catch (error) {
+    // The SDK ends a connect that needs the browser step with UnauthorizedError (wrapped by connectRemote).
+    if (
+      error instanceof UnauthorizedError ||
+      (error instanceof Error && error.cause instanceof UnauthorizedError)
+    ) {
+      return undefined;
+    }
+    throw error;
+  } finally {
+    await client.close().catch(() => {});
+  }
+}
+
+/** An authorization server without dynamic registration needs a client registered by hand. */
+function registrationHint(error: unknown, name: string): unknown {
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  const message = cause instanceof Error ? cause.message : String(cause);
+  if (!/dynamic client registration/i.test(message)) return error;
+  return new Error(
+    `${message}: register a client with the provider and give it as "oauth": { "client_id": … } in the "${name}" entry`,
+    { cause: error },
+  );
+}
+
+function remoteEntry(config: GatewayConfig, name: string): RemoteTransport {
+  const remotes = config.servers.filter((server) => server.transport.kind === "remote").map((server) =>
+    server.name
+  );
+  const entry = config.servers.find((server) => server.name === name);
+  if (!entry || entry.transport.kind !== "remote") {
+    const known = remotes.length
+      ? `; remote servers: ${remotes.join(", ")}`
+      : "; the config has no remote server";
+    const where = config.file ? ` in ${config.file}` : " (no config: pass --config <file>)";
+    throw new ConfigError(
+      `Cannot authorise "${name}": ${
+        entry ? "it is not a remote (url) server" : "no such server"
+      }${where}${known}`,
+    );
+  }
+  return entry.transport;
+}

@@ -1,0 +1,9 @@
+/**
+ * template-mcp: The template every new server starts from.
+ * Permissions: --allow-read (workspace roots), --allow-env (MCP_WORKSPACE, MCP_ALLOW_DIRS).
+ * @module
+ */
+import { serve } from "../../lib/mcp/serve.ts";
+import { boot } from "./boot.ts";
+
+await serve(boot);
