@@ -5,7 +5,7 @@
  * `--cached-only` starts the way the installed wrappers do. Starts without `--quiet`, so downloads show.
  * @module
  */
-import { Client, StdioClientTransport } from "../lib/mcp/sdk.ts";
+import { Client, StdioClientTransport } from "../lib/mcp/sdk_client.ts";
 import { listServers } from "../tools/catalog.ts";
 import { warmCache } from "../tools/warm_cache.ts";
 

@@ -6,7 +6,7 @@
  * @module
  */
 import { join } from "node:path";
-import type { Client } from "../lib/mcp/sdk.ts";
+import type { Client } from "../lib/mcp/sdk_client.ts";
 import type { CallToolResult } from "../lib/mcp/sdk.ts";
 import { os } from "../lib/platform/mod.ts";
 import { log } from "../lib/log.ts";

@@ -7,7 +7,7 @@
  */
 import { join } from "node:path";
 import { encode } from "gpt-tokenizer";
-import type { Client } from "../lib/mcp/sdk.ts";
+import type { Client } from "../lib/mcp/sdk_client.ts";
 import { startPeer } from "./_support/peers.ts";
 import { CORPUS, ensureCorpus, median, num, peakRssMb, print, startFs, timedCall } from "./_support/fs.ts";
 

@@ -8,7 +8,7 @@
  * @module
  */
 import { join } from "node:path";
-import { Client, StdioClientTransport } from "../lib/mcp/sdk.ts";
+import { Client, StdioClientTransport } from "../lib/mcp/sdk_client.ts";
 import type { McpServerHandle } from "../lib/mcp/server.ts";
 import { os } from "../lib/platform/mod.ts";
 import { bootBuiltin } from "../mcp/gateway/builtins.ts";

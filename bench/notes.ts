@@ -5,12 +5,14 @@
  * @module
  */
 import { encode } from "gpt-tokenizer";
-import { Client, type ClientCapabilities, InMemoryTransport } from "../lib/mcp/sdk.ts";
+import { type ClientCapabilities } from "../lib/mcp/sdk.ts";
+import { Client, InMemoryTransport } from "../lib/mcp/sdk_client.ts";
 import type { CallToolResult } from "../lib/mcp/sdk.ts";
 import { Workspace } from "../lib/workspace/workspace.ts";
 import { createServer } from "../mcp/notes/server.ts";
 import { listTokens } from "../tools/tokens.ts";
 import { sampleNotes } from "../tests/mcp/notes/sample_notes.ts";
+import { loadServerSdk } from "../lib/mcp/server.ts";
 
 const repo = await Deno.makeTempDir({ prefix: "notes-bench-" });
 try {
@@ -21,6 +23,7 @@ try {
   const handle = createServer({ workspace: new Workspace({ cwd: repo }), now });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: "bench", version: "0" }, { capabilities: {} as ClientCapabilities });
+  await loadServerSdk();
   await handle.server.connect(serverSide);
   await client.connect(clientSide);
   const call = async (name: string, args: Record<string, unknown>) => {

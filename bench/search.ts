@@ -6,7 +6,7 @@
  * @module
  */
 import { encode } from "gpt-tokenizer";
-import { Client, StdioClientTransport } from "../lib/mcp/sdk.ts";
+import { Client, StdioClientTransport } from "../lib/mcp/sdk_client.ts";
 import { requireRipgrep } from "../lib/ripgrep/locate.ts";
 import { listServers, runArgs } from "../tools/catalog.ts";
 import { startPeer } from "./_support/peers.ts";

@@ -6,7 +6,7 @@
  * Usage: deno run -A bench/search_long_line.ts [megabytes=100]; 520 reproduces the issue's 512 MB failure.
  * @module
  */
-import { Client, StdioClientTransport } from "../lib/mcp/sdk.ts";
+import { Client, StdioClientTransport } from "../lib/mcp/sdk_client.ts";
 import { listServers, runArgs } from "../tools/catalog.ts";
 
 const megabytes = Number(Deno.args[0] ?? 100);

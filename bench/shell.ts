@@ -5,7 +5,7 @@
  * Run: `deno run -A bench/shell.ts [bytes=1000000000] [--no-peers]`. Linux: RSS comes from /proc.
  * @module
  */
-import { Client, InMemoryTransport, StdioClientTransport } from "../lib/mcp/sdk.ts";
+import { Client, InMemoryTransport, StdioClientTransport } from "../lib/mcp/sdk_client.ts";
 import { Workspace } from "../lib/workspace/workspace.ts";
 import { createServer } from "../mcp/shell/server.ts";
 import { listServers, REPO_ROOT, runArgs } from "../tools/catalog.ts";
@@ -13,6 +13,7 @@ import { os } from "../lib/platform/mod.ts";
 import { startPeer } from "./_support/peers.ts";
 import { drainStream } from "../lib/process/drain.ts";
 import { listProcesses } from "../lib/process/processes.ts";
+import { loadServerSdk } from "../lib/mcp/server.ts";
 
 const args = Deno.args.filter((arg) => !arg.startsWith("--"));
 const BYTES = Number(args[0] ?? 1_000_000_000);
@@ -89,6 +90,7 @@ async function inMemoryShell(workspace: string) {
   });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: "bench", version: "0" });
+  await loadServerSdk();
   await handle.server.connect(serverSide);
   await client.connect(clientSide);
   return {

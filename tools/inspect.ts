@@ -1,5 +1,6 @@
 /** Starts a server over stdio exactly as Continue would and reads its tools: shared by doctor, readme, tests. */
-import { Client, StdioClientTransport, type Tool } from "../lib/mcp/sdk.ts";
+import { type Tool } from "../lib/mcp/sdk.ts";
+import { Client, StdioClientTransport } from "../lib/mcp/sdk_client.ts";
 import { runArgs, type ServerEntry } from "./catalog.ts";
 
 /** What one server showed when started. */

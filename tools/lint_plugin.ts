@@ -1,9 +1,11 @@
 /**
- * Guards the two architecture boundaries of STYLE.md: only `lib/mcp/sdk.ts` imports the MCP SDK, and
- * only `lib/platform/mod.ts` asks which OS we run on.
+ * Guards the two architecture boundaries of STYLE.md: only the SDK adapter (`lib/mcp/sdk.ts`, the server
+ * half, and `lib/mcp/sdk_client.ts`, the client half) imports the MCP SDK, and only `lib/platform/mod.ts`
+ * asks which OS we run on.
  * @module
  */
 const SDK_ADAPTER = "lib/mcp/sdk.ts";
+const SDK_CLIENT_ADAPTER = "lib/mcp/sdk_client.ts";
 const PLATFORM_SWITCH = "lib/platform/mod.ts";
 
 const plugin: Deno.lint.Plugin = {
@@ -11,11 +13,15 @@ const plugin: Deno.lint.Plugin = {
   rules: {
     "sdk-through-adapter": {
       create(context) {
-        if (context.filename.replaceAll("\\", "/").endsWith(SDK_ADAPTER)) return {};
+        const file = context.filename.replaceAll("\\", "/");
+        if (file.endsWith(SDK_ADAPTER) || file.endsWith(SDK_CLIENT_ADAPTER)) return {};
         return {
           ImportDeclaration(node) {
             if (String(node.source.value).startsWith("@modelcontextprotocol/sdk")) {
-              context.report({ node, message: `Import the MCP SDK through ${SDK_ADAPTER} only` });
+              context.report({
+                node,
+                message: `Import the MCP SDK through ${SDK_ADAPTER} or ${SDK_CLIENT_ADAPTER} only`,
+              });
             }
           },
         };

@@ -1,7 +1,7 @@
 /** Shared parts of the fs benchmarks: the generated corpus, our server over stdio, timing and RSS. */
 import { join } from "node:path";
 import { encode } from "gpt-tokenizer";
-import { Client, StdioClientTransport } from "../../lib/mcp/sdk.ts";
+import { Client, StdioClientTransport } from "../../lib/mcp/sdk_client.ts";
 import type { CallToolResult } from "../../lib/mcp/sdk.ts";
 import { listServers, REPO_ROOT, runArgs } from "../../tools/catalog.ts";
 

@@ -4,7 +4,7 @@
  * @module
  */
 import { join } from "node:path";
-import { Client, StdioClientTransport } from "../../lib/mcp/sdk.ts";
+import { Client, StdioClientTransport } from "../../lib/mcp/sdk_client.ts";
 import { REPO_ROOT } from "../../tools/catalog.ts";
 
 /** The peers we compare against. */

@@ -5,7 +5,7 @@
  * @module
  */
 import { WebStandardStreamableHTTPServerTransport } from "./sdk.ts";
-import type { McpServerHandle } from "./server.ts";
+import { loadServerSdk, type McpServerHandle } from "./server.ts";
 import { type ListenAddress, refuseRequest } from "./http_guard.ts";
 import { afterBody, jsonRpcError, plainText } from "./http_response.ts";
 import { SessionTable } from "./http_sessions.ts";
@@ -43,6 +43,8 @@ export const MCP_PATH = "/mcp";
 
 /** Starts serving; resolves once the port is bound. */
 export async function serveHttp(boot: BootServer, options: HttpOptions): Promise<HttpServer> {
+  // Each session's handle builds its SDK server at first use, which needs the SDK loaded.
+  await loadServerSdk();
   const sessions = new SessionTable(boot, options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS);
   let port = options.listen.port;
   const handler = async (request: Request): Promise<Response> => {

@@ -30,6 +30,7 @@ export class LineTransport implements Transport {
   readonly #output: WritableStreamDefaultWriter<Uint8Array>;
   readonly #maxBytes: number;
   readonly #drainMs: number;
+  readonly #dropAnswer?: (message: JSONRPCMessage) => boolean;
   /** Ids of requests read and not yet answered. */
   readonly #unanswered = new Set<string | number>();
   #onAnswered?: () => void;
@@ -40,12 +41,18 @@ export class LineTransport implements Transport {
   constructor(
     input: ReadableStream<Uint8Array>,
     output: WritableStream<Uint8Array>,
-    options: { maxMessageBytes?: number; drainMs?: number } = {},
+    options: {
+      maxMessageBytes?: number;
+      drainMs?: number;
+      /** True for an answer not to write (the client has it already): it still counts as answered. */
+      dropAnswer?: (message: JSONRPCMessage) => boolean;
+    } = {},
   ) {
     this.#input = input;
     this.#output = output.getWriter();
     this.#maxBytes = options.maxMessageBytes ?? MAX_MESSAGE_BYTES;
     this.#drainMs = options.drainMs ?? DRAIN_MS;
+    this.#dropAnswer = options.dropAnswer;
   }
 
   start(): Promise<void> {
@@ -55,7 +62,10 @@ export class LineTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
-    if (isResponse(message)) this.#answered(message.id);
+    if (isResponse(message)) {
+      this.#answered(message.id);
+      if (this.#dropAnswer?.(message)) return this.#writing;
+    }
     const line = new TextEncoder().encode(JSON.stringify(message) + "\n");
     // One write at a time, in order: a reply must never interleave with a notification.
     this.#writing = this.#writing.then(() => this.#output.write(line)).catch((error) => {

@@ -1,10 +1,11 @@
 /**
  * A server's process: stdio by default, Streamable HTTP with `--http [HOST:]PORT` (http.ts). Exits cleanly
- * on stdin EOF (stdio), SIGINT or SIGTERM, after the cleanup of every server instance.
+ * on stdin EOF (stdio), SIGINT or SIGTERM, after the cleanup of every server instance. Over stdio the
+ * handshake is answered before the SDK is loaded (`quick_start.ts`), unless the SDK server already exists.
  * @module
  */
-import { LineTransport } from "./line_transport.ts";
-import type { McpServerHandle } from "./server.ts";
+import { answerHandshake, replayedAnswer } from "./quick_start.ts";
+import { loadServerSdk, type McpServerHandle } from "./server.ts";
 import type { BootServer } from "./http.ts";
 import { parseServeArgs, UsageError } from "./serve_args.ts";
 import { isLoopback } from "./http_guard.ts";
@@ -77,7 +78,17 @@ export async function serveStdio(handle: McpServerHandle): Promise<void> {
     log.debug(`${handle.name}-mcp: shutting down (${reason})`);
     return handle.close();
   });
-  const transport = new LineTransport(Deno.stdin.readable, Deno.stdout.writable);
+  const handshake = handle.serverBuilt
+    ? undefined
+    : await answerHandshake(handle.spec, Deno.stdin.readable, Deno.stdout.writable);
+  await loadServerSdk();
+  // Loaded with the SDK, after the handshake: the transport checks messages with the SDK's schemas.
+  const { LineTransport } = await import("./line_transport.ts");
+  const transport = new LineTransport(
+    handshake?.input ?? Deno.stdin.readable,
+    Deno.stdout.writable,
+    handshake?.initialize ? { dropAnswer: replayedAnswer(handshake.initialize) } : {},
+  );
   transport.onclose = () => shutdown("stdin closed");
   await handle.server.connect(transport);
 }

@@ -1,13 +1,20 @@
-/** Builds an MCP server from a tool table: the shared shape every `mcp/<name>/server.ts` returns. */
-import {
-  ListRootsResultSchema,
-  type LoggingMessageNotification,
-  RootsListChangedNotificationSchema,
-  Server,
-} from "./sdk.ts";
-import { registerTools, type ToolDefinition } from "./tool.ts";
+/**
+ * Builds an MCP server from a tool table: the shared shape every `mcp/<name>/server.ts` returns. The SDK
+ * server itself is built at first use, from `server_binding.ts`: this module imports no SDK value, so a
+ * stdio entry answers initialize and tools/list before paying for the SDK (`quick_start.ts`).
+ * @module
+ */
+import type { Implementation, LoggingMessageNotification, Server, ServerCapabilities } from "./sdk.ts";
+import { type ToolDefinition, toolTable } from "./tool.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { VERSION } from "../version.ts";
+
+let binding: typeof import("./server_binding.ts") | undefined;
+
+/** Loads the SDK's server half; a handle's `server` needs it. Cheap once loaded. */
+export async function loadServerSdk(): Promise<void> {
+  binding ??= await import("./server_binding.ts");
+}
 
 /** What a server is made of. */
 export interface ServerSpec {
@@ -25,54 +32,49 @@ export interface ServerSpec {
 /** A built server and its cleanup hook. */
 export interface McpServerHandle {
   readonly name: string;
+  /** What it was built from: the stdio entry answers the handshake from it before the SDK is loaded. */
+  readonly spec: ServerSpec;
+  /** The SDK server, built at first use; call {@link loadServerSdk} before. */
   readonly server: Server;
+  /** Whether {@link server} was built (a transport may be connected). */
+  readonly serverBuilt: boolean;
   /** Runs the server's cleanup (once) and closes its transport. */
   close(): Promise<void>;
 }
 
-/** Builds the SDK server, registers the tools and wires workspace roots. No I/O happens here. */
+/** The capabilities the server declares, the same before and after the SDK is loaded. */
+export function serverCapabilities(): ServerCapabilities {
+  // Every server honours logging/setLevel (the SDK keeps the level per session); see sendLog.
+  return { tools: { listChanged: false }, logging: {} };
+}
+
+/** The server's name and version as initialize reports them. */
+export function serverInfo(spec: ServerSpec): Implementation {
+  return { name: `${spec.name}-mcp`, version: VERSION };
+}
+
+/** Checks the tool table (throws on a bad one) and returns the handle. No I/O happens here. */
 export function createMcpServer(spec: ServerSpec): McpServerHandle {
-  const server = new Server(
-    { name: `${spec.name}-mcp`, version: VERSION },
-    {
-      // Every server honours logging/setLevel (the SDK keeps the level per session); see sendLog.
-      capabilities: { tools: {}, logging: {} },
-      instructions: spec.instructions,
-    },
-  );
-  const workspace = spec.workspace;
-  // The client's roots are asked for as part of the next tool call after initialize or roots/list_changed,
-  // not at once: over HTTP a request outside a call travels on a GET stream the client may not have opened
-  // yet, and would be lost. Tools wait for the answer (Workspace.ready, resolveInside) as before.
-  let rootsStale = false;
-  const markRootsStale = () => {
-    rootsStale = Boolean(server.getClientCapabilities()?.roots);
-  };
-  registerTools(server, spec.name, spec.tools, {
-    beforeCall(extra) {
-      if (!workspace || !rootsStale) return;
-      rootsStale = false;
-      workspace.adoptClientRoots(async () =>
-        (await extra.sendRequest({ method: "roots/list" }, ListRootsResultSchema)).roots.map((root) =>
-          root.uri
-        )
-      );
-    },
-  });
-  if (workspace) {
-    server.oninitialized = markRootsStale;
-    server.setNotificationHandler(RootsListChangedNotificationSchema, markRootsStale);
-  }
+  const byName = toolTable(spec.name, spec.tools);
+  let server: Server | undefined;
   let closing: Promise<void> | undefined;
   return {
     name: spec.name,
-    server,
+    spec,
+    get server() {
+      if (!binding) throw new Error(`${spec.name}-mcp: await loadServerSdk() before using the server`);
+      server ??= binding.buildServer(spec, byName);
+      return server;
+    },
+    get serverBuilt() {
+      return server !== undefined;
+    },
     close() {
       closing ??= (async () => {
         try {
           await spec.cleanup?.();
         } finally {
-          await server.close();
+          await server?.close();
         }
       })();
       return closing;

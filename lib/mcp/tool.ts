@@ -1,19 +1,11 @@
 /**
- * The one way to declare a tool ({@link defineTool}) and to serve a table of them ({@link registerTools}).
+ * The one way to declare a tool ({@link defineTool}) and to check and list a table of them
+ * ({@link toolTable}, {@link listedTools}); `register_tools.ts` serves the table on an SDK server. Imports
+ * no SDK value: a server's stdio entry lists its tools before the SDK is loaded (`quick_start.ts`).
  * @module
  */
 import { z } from "zod";
-import {
-  CallToolRequestSchema,
-  type CallToolResult,
-  ListToolsRequestSchema,
-  type RequestHandlerExtra,
-  type Server,
-  type ServerNotification,
-  type ServerRequest,
-  type Tool,
-  type ToolAnnotations,
-} from "./sdk.ts";
+import type { CallToolResult, Tool, ToolAnnotations } from "./sdk.ts";
 import { ToolError } from "./errors.ts";
 import { coerceArguments, formatIssues } from "./arguments.ts";
 import { describeUnknownKeys, findUnknownKeys, portableSchema } from "./schema.ts";
@@ -70,7 +62,7 @@ export interface PassthroughToolSpec<I extends Shape> extends ToolBase<I> {
   run(input: Infer<I>, context: ToolContext): Promise<CallToolResult>;
 }
 
-/** A declared tool, ready for {@link registerTools}. */
+/** A declared tool, ready for {@link toolTable}. */
 export interface ToolDefinition {
   readonly name: string;
   readonly description: string;
@@ -129,17 +121,8 @@ export function defineTool<I extends Shape, O extends Shape>(
   };
 }
 
-/** What a tools/call handler receives from the SDK besides the request. */
-export type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
-
-/** Serves `tools` on `server`: tools/list with flat schemas, tools/call with rendered results and errors. */
-export function registerTools(
-  server: Server,
-  serverName: string,
-  tools: readonly ToolDefinition[],
-  /** `beforeCall` runs first in every call (the workspace asks for the client's roots there). */
-  hooks: { beforeCall?: (extra: CallExtra) => void } = {},
-): void {
+/** The tools by name; throws when one lacks the `<serverName>_` prefix or is declared twice. */
+export function toolTable(serverName: string, tools: readonly ToolDefinition[]): Map<string, ToolDefinition> {
   const byName = new Map<string, ToolDefinition>();
   // Tool names allow no "-": the repo-map server's tools are repo_map_<verb>.
   const prefix = `${serverName.replaceAll("-", "_")}_`;
@@ -148,45 +131,18 @@ export function registerTools(
     if (byName.has(tool.name)) throw new Error(`Tool "${tool.name}" is declared twice`);
     byName.set(tool.name, tool);
   }
-  server.registerCapabilities({ tools: { listChanged: false } });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: tools.map((tool): Tool => ({
-      name: tool.name,
-      description: tool.description,
-      inputSchema: tool.inputSchema,
-      ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
-      annotations: tool.annotations,
-    })),
+  return byName;
+}
+
+/** The tools as tools/list shows them. */
+export function listedTools(tools: readonly ToolDefinition[]): Tool[] {
+  return tools.map((tool): Tool => ({
+    name: tool.name,
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+    ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
+    annotations: tool.annotations,
   }));
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
-    hooks.beforeCall?.(extra);
-    const tool = byName.get(request.params.name);
-    if (!tool) {
-      const names = [...byName.keys()].join(", ");
-      return renderError(
-        new ToolError(
-          "not_found",
-          `Cannot call "${request.params.name}": no such tool; this server has ${names}`,
-        ),
-      );
-    }
-    const progressToken = request.params._meta?.progressToken;
-    let step = 0;
-    const send = (update: ProgressUpdate) => {
-      if (progressToken === undefined) return;
-      extra.sendNotification({ method: "notifications/progress", params: { progressToken, ...update } })
-        .catch(() => {});
-    };
-    return tool.call(request.params.arguments, {
-      signal: extra.signal,
-      requestId: extra.requestId,
-      progress(message, progress, total) {
-        step = progress ?? step + 1;
-        send({ progress: step, ...(total === undefined ? {} : { total }), message });
-      },
-      ...(progressToken === undefined ? {} : { relayProgress: send }),
-    });
-  });
 }
 
 function toFlatJsonSchema(type: z.ZodObject, io: "input" | "output"): Tool["inputSchema"] {

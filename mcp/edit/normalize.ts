@@ -28,7 +28,8 @@ const FOLD_CHARS =
   /[\u2018-\u201F\u2010-\u2015\u2212\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000\u00AD\u200B-\u200D\u2060\uFEFF]/g;
 const NON_ASCII = /[\u0080-\uFFFF]/;
 const TRAILING_BLANK = /[ \t]+$/;
-const segmenter = new Intl.Segmenter("und", { granularity: "grapheme" });
+/** Built at first use: loading the ICU grapheme data cost every cold start ~25 ms (docs/benchmarks.md). */
+let segmenter: Intl.Segmenter | undefined;
 
 function foldChar(char: string): string {
   const code = char.charCodeAt(0);
@@ -83,6 +84,7 @@ export function normalize(source: string, tier: Tier): NormalView {
  */
 export function linePieces(line: string): Piece[] {
   let pieces: Piece[] = [];
+  segmenter ??= new Intl.Segmenter("und", { granularity: "grapheme" });
   for (const { segment } of segmenter.segment(line)) {
     pieces.push({ src: segment, out: foldUnicode(segment) });
   }

@@ -5,7 +5,6 @@
  * @module
  */
 import { Buffer } from "node:buffer";
-import { createHash } from "node:crypto";
 import { ToolError, toToolError } from "../../lib/mcp/errors.ts";
 import type { ContentBlock } from "../../lib/mcp/render.ts";
 import { formatCount, formatSize } from "../../lib/text/format.ts";
@@ -91,6 +90,8 @@ async function readOne(
       );
     }
     const bytes = await Deno.readFile(real, { signal });
+    // node:crypto is imported at first use: loading it cost a cold start tens of milliseconds.
+    const { createHash } = await import("node:crypto");
     const sha = createHash("sha256").update(bytes).digest("hex");
     return [
       { type: "text", text: `${shown} · ${kind.label} · ${formatSize(info.size)} · sha256 ${sha}` },

@@ -4,7 +4,6 @@
  * chunk size plus the page, whatever the file's size or line lengths.
  * @module
  */
-import { createHash } from "node:crypto";
 import { type Checkpoint, type LineIndex, recordLineStart } from "./line_index.ts";
 import { newlineCounter } from "./newline_count.ts";
 import { LineCollector } from "./line_collector.ts";
@@ -76,7 +75,10 @@ export async function scanLines(file: Deno.FsFile, options: ScanOptions): Promis
   const NL = options.crOnly ? CR : LF;
   const countEndings = !options.crOnly;
   const start = options.start ?? { line: 1, byte: 0 };
-  const hasher = options.hash && start.byte === 0 ? createHash("sha256") : undefined;
+  // node:crypto is imported at first use: loading it cost a cold start tens of milliseconds.
+  const hasher = options.hash && start.byte === 0
+    ? (await import("node:crypto")).createHash("sha256")
+    : undefined;
   const maxLineBytes = options.maxLineChars * 4 + 4;
   const counter = newlineCounter(options.chunkSize ?? 256 * 1024, { simd: options.simd });
   const buffer = counter.buffer;

@@ -2,8 +2,8 @@
 import { formatCount, formatSize } from "../../lib/text/format.ts";
 import { showPath } from "../../lib/workspace/path_text.ts";
 
-/** `file2` before `file10`, case-insensitive. */
-const NATURAL = new Intl.Collator("en", { numeric: true, sensitivity: "base" });
+/** `file2` before `file10`, case-insensitive; built at first use, as loading ICU data slows a cold start. */
+let natural: Intl.Collator | undefined;
 
 /** A folder of the tree; below the shown depth only its file count is kept. */
 export interface TreeFolder {
@@ -102,7 +102,9 @@ export function layoutTree(
         },
       });
     }
-    entries.sort((a, b) => NATURAL.compare(a.sortKey, b.sortKey));
+    natural ??= new Intl.Collator("en", { numeric: true, sensitivity: "base" });
+    const order = natural;
+    entries.sort((a, b) => order.compare(a.sortKey, b.sortKey));
     for (const [i, entry] of entries.entries()) {
       if (lines.length >= options.maxLines) {
         cut = true;

@@ -1,5 +1,5 @@
 /** Builds the gateway from its config: downstream connections, the ranking, the four tools. */
-import type { McpServerHandle } from "../../lib/mcp/server.ts";
+import { loadServerSdk, type McpServerHandle } from "../../lib/mcp/server.ts";
 import { loadConfig } from "./config.ts";
 import { ConfigWatcher } from "./config_watch.ts";
 import { Downstreams } from "./downstream.ts";
@@ -26,6 +26,7 @@ export async function boot(
   const watcher = config.file
     ? new ConfigWatcher({ file: config.file, env, apply: (next) => downstreams.reconfigure(next.servers) })
     : undefined;
+  await loadServerSdk();
   return frontDownstreams(downstreams, {
     workspaceRoots: Workspace.fromEnv().roots,
     configError: () => watcher?.error(),
@@ -50,6 +51,8 @@ export interface FrontOptions {
  * The gateway server in front of `downstreams`. They connect when the client's initialize arrives,
  * declaring only what the client declared (capabilities.ts); the answer waits for them up to `waitMs`, so
  * its instructions name what is up by then, and servers that connect later join the catalog when they do.
+ * Call {@link loadServerSdk} before: the initialize gate needs the SDK server at once, so the gateway
+ * never takes the quick handshake.
  */
 export function frontDownstreams(downstreams: Downstreams, options: FrontOptions): McpServerHandle {
   const handle = createServer({

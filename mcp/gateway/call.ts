@@ -1,13 +1,8 @@
 /** One downstream tools/call with a time limit, cancelled downstream on timeout or abort. */
 import { ToolError } from "../../lib/mcp/errors.ts";
 import type { ProgressUpdate } from "../../lib/mcp/tool.ts";
-import {
-  type CallToolResult,
-  CallToolResultSchema,
-  type Client,
-  ErrorCode,
-  McpError,
-} from "../../lib/mcp/sdk.ts";
+import { type CallToolResult, CallToolResultSchema, ErrorCode, McpError } from "../../lib/mcp/sdk.ts";
+import type { Client } from "../../lib/mcp/sdk_client.ts";
 
 /** Which call, for error messages, and its limits. */
 export interface CallTarget {

@@ -4,7 +4,6 @@
  * @module
  */
 import {
-  type Client,
   type ClientCapabilities,
   type CreateMessageRequest,
   CreateMessageRequestSchema,
@@ -18,6 +17,7 @@ import {
   type RequestId,
   type Root,
 } from "../../lib/mcp/sdk.ts";
+import type { Client } from "../../lib/mcp/sdk_client.ts";
 import { answerByRule, type ElicitationRule } from "./elicitation_hooks.ts";
 
 /** A downstream log message, its logger prefixed by the server's name (`server` or `server/logger`). */

@@ -5,15 +5,10 @@
  * @module
  */
 import { createLinkedPair } from "../../lib/mcp/linked_transport.ts";
-import type { McpServerHandle } from "../../lib/mcp/server.ts";
+import { loadServerSdk, type McpServerHandle } from "../../lib/mcp/server.ts";
 import { ToolError } from "../../lib/mcp/errors.ts";
-import {
-  Client,
-  type ClientCapabilities,
-  StdioClientTransport,
-  type Tool,
-  type Transport,
-} from "../../lib/mcp/sdk.ts";
+import type { ClientCapabilities, Tool, Transport } from "../../lib/mcp/sdk.ts";
+import { Client, StdioClientTransport } from "../../lib/mcp/sdk_client.ts";
 import { VERSION } from "../../lib/version.ts";
 import { bootBuiltin } from "./builtins.ts";
 import { deliverResponsesInOrder } from "./ordered_delivery.ts";
@@ -82,6 +77,7 @@ export async function openConnection(config: ServerConfig, hooks: ConnectHooks):
     const spec = config.transport;
     if (spec.kind === "builtin") {
       builtin = await bootBuiltin(spec.server);
+      await loadServerSdk();
       const [clientSide, serverSide] = createLinkedPair();
       await builtin.server.connect(serverSide);
       await client.connect(clientSide);

@@ -15,12 +15,12 @@ import { ToolError } from "../../lib/mcp/errors.ts";
 import type { ProgressUpdate } from "../../lib/mcp/tool.ts";
 import {
   type CallToolResult,
-  type Client,
   type ClientCapabilities,
   type RequestId,
   type Tool,
   ToolListChangedNotificationSchema,
 } from "../../lib/mcp/sdk.ts";
+import type { Client } from "../../lib/mcp/sdk_client.ts";
 import { callDownstream } from "./call.ts";
 import { downstreamCapabilities } from "./capabilities.ts";
 import { ClientSide } from "./client_side.ts";

@@ -5,14 +5,14 @@
  * OAuth provider: a server that never answers 401 never sees it; one that does gets OAuth 2.1 + PKCE.
  * @module
  */
+import type { Transport } from "../../lib/mcp/sdk.ts";
 import {
   type Client,
   SSEClientTransport,
   StreamableHTTPClientTransport,
   StreamableHTTPError,
-  type Transport,
   UnauthorizedError,
-} from "../../lib/mcp/sdk.ts";
+} from "../../lib/mcp/sdk_client.ts";
 import { GatewayOAuthProvider, type InteractiveStep } from "./oauth/provider.ts";
 import { NeedsAuthError } from "./oauth/needs_auth.ts";
 import { defaultTokenDir, TokenStore } from "./oauth/token_store.ts";

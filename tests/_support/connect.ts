@@ -1,7 +1,8 @@
 /** An MCP client linked in process to a server under test: `await using c = await connect(handle)`. */
-import { Client, InMemoryTransport, ListRootsRequestSchema } from "../../lib/mcp/sdk.ts";
+import { ListRootsRequestSchema } from "../../lib/mcp/sdk.ts";
+import { Client, InMemoryTransport } from "../../lib/mcp/sdk_client.ts";
 import type { CallToolResult } from "../../lib/mcp/sdk.ts";
-import type { McpServerHandle } from "../../lib/mcp/server.ts";
+import { loadServerSdk, type McpServerHandle } from "../../lib/mcp/server.ts";
 
 /** A connected client with shortcuts for tool calls. */
 export interface Connection extends AsyncDisposable {
@@ -29,6 +30,7 @@ export async function connect(handle: McpServerHandle, options: ConnectOptions =
     const roots = options.roots;
     client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots.map((uri) => ({ uri })) }));
   }
+  await loadServerSdk();
   await handle.server.connect(serverTransport);
   await client.connect(clientTransport);
   const call = async (name: string, args: Record<string, unknown> = {}) =>

@@ -1,5 +1,5 @@
 /** Spawns a server entrypoint with `deno run` exactly as Continue would, and speaks real JSON-RPC to it. */
-import { Client, StdioClientTransport } from "../../lib/mcp/sdk.ts";
+import { Client, StdioClientTransport } from "../../lib/mcp/sdk_client.ts";
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { listServers, runArgs } from "../../tools/catalog.ts";
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { Client, StdioClientTransport } from "../../lib/mcp/sdk.ts";
+import { Client, StdioClientTransport } from "../../lib/mcp/sdk_client.ts";
 import { listServers, runArgs } from "../../tools/catalog.ts";
 import { warmCache } from "../../tools/warm_cache.ts";
 

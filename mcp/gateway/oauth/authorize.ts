@@ -6,7 +6,7 @@
  * the redirect to a loopback listener, exchange the code, and connect again to prove the tokens work.
  * @module
  */
-import { auth, Client, UnauthorizedError } from "../../../lib/mcp/sdk.ts";
+import { auth, Client, UnauthorizedError } from "../../../lib/mcp/sdk_client.ts";
 import { VERSION } from "../../../lib/version.ts";
 import { ConfigError } from "../config_fields.ts";
 import { listAllTools } from "../connect.ts";

@@ -14,7 +14,7 @@ import {
   type OAuthClientMetadata,
   type OAuthClientProvider,
   type OAuthTokens,
-} from "../../../lib/mcp/sdk.ts";
+} from "../../../lib/mcp/sdk_client.ts";
 import type { RemoteTransport } from "../types.ts";
 import { NeedsAuthError } from "./needs_auth.ts";
 import type { StoredAuth, StoredTokens, TokenStore } from "./token_store.ts";

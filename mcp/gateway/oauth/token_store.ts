@@ -7,7 +7,7 @@
  */
 import { join } from "node:path";
 import { userConfigDir } from "../../../lib/platform/mod.ts";
-import type { OAuthClientInformationMixed, OAuthTokens } from "../../../lib/mcp/sdk.ts";
+import type { OAuthClientInformationMixed, OAuthTokens } from "../../../lib/mcp/sdk_client.ts";
 
 /** Tokens as stored: the SDK's, plus when the access token expires (ms since the epoch). */
 export type StoredTokens = OAuthTokens & { expires_at?: number };

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { Client, ListRootsRequestSchema, StreamableHTTPClientTransport } from "../../../lib/mcp/sdk.ts";
+import { ListRootsRequestSchema } from "../../../lib/mcp/sdk.ts";
+import { Client, StreamableHTTPClientTransport } from "../../../lib/mcp/sdk_client.ts";
 import { pathToFileURL } from "node:url";
 import { serveHttp } from "../../../lib/mcp/http.ts";
 import { createServer } from "../../../mcp/hello/server.ts";

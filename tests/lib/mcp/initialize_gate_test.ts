@@ -1,12 +1,7 @@
 import assert from "node:assert/strict";
 import { gateInitialize } from "../../../lib/mcp/initialize_gate.ts";
-import {
-  Client,
-  type ClientCapabilities,
-  InMemoryTransport,
-  type JSONRPCMessage,
-  Server,
-} from "../../../lib/mcp/sdk.ts";
+import { type ClientCapabilities, type JSONRPCMessage, Server } from "../../../lib/mcp/sdk.ts";
+import { Client, InMemoryTransport } from "../../../lib/mcp/sdk_client.ts";
 import { waitFor } from "../../_support/poll.ts";
 
 Deno.test("initialize gate: the answer waits for prepare, which gets the client's capabilities; instructions are read after", async () => {

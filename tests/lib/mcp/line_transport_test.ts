@@ -124,3 +124,33 @@ Deno.test("a request never answered holds the close only for the drain time", as
   await transport.start();
   await closed;
 });
+
+Deno.test("an answer dropped on purpose is not written, yet counts as answered: the close does not wait", async () => {
+  let written = "";
+  const output = new WritableStream<Uint8Array>({
+    write(chunk) {
+      written += new TextDecoder().decode(chunk);
+    },
+  });
+  // The quick start's case: the client has the answer to initialize already, the SDK's is dropped.
+  const transport = new LineTransport(
+    ReadableStream.from([new TextEncoder().encode(ping(1) + "\n" + ping(2) + "\n")]),
+    output,
+    { drainMs: 60 * 60_000, dropAnswer: (message) => "id" in message && message.id === 1 },
+  );
+  const closed = new Promise<void>((resolve) => transport.onclose = resolve);
+  transport.onmessage = (message) => {
+    if ("id" in message) transport.send({ jsonrpc: "2.0", id: message.id, result: {} } as JSONRPCMessage);
+  };
+  await transport.start();
+  let deadline: ReturnType<typeof setTimeout> | undefined;
+  const heldForTheDrain = new Promise<never>((_, reject) => {
+    deadline = setTimeout(() => reject(new Error("the close waited for the dropped answer")), 30_000);
+  });
+  try {
+    await Promise.race([closed, heldForTheDrain]);
+  } finally {
+    clearTimeout(deadline);
+  }
+  assert.deepEqual(written.trimEnd().split("\n").map((line) => JSON.parse(line).id), [2]);
+});

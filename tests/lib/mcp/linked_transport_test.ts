@@ -2,11 +2,11 @@ import assert from "node:assert/strict";
 import { createLinkedPair } from "../../../lib/mcp/linked_transport.ts";
 import {
   CallToolRequestSchema,
-  Client,
   type JSONRPCMessage,
   ListRootsRequestSchema,
   Server,
 } from "../../../lib/mcp/sdk.ts";
+import { Client } from "../../../lib/mcp/sdk_client.ts";
 
 Deno.test("linked pair: messages arrive in the order sent, never synchronously", async () => {
   const [a, b] = createLinkedPair();

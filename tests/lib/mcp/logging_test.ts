@@ -1,10 +1,6 @@
 import assert from "node:assert/strict";
-import {
-  Client,
-  type LoggingMessageNotification,
-  LoggingMessageNotificationSchema,
-  StreamableHTTPClientTransport,
-} from "../../../lib/mcp/sdk.ts";
+import { type LoggingMessageNotification, LoggingMessageNotificationSchema } from "../../../lib/mcp/sdk.ts";
+import { Client, StreamableHTTPClientTransport } from "../../../lib/mcp/sdk_client.ts";
 import { serveHttp } from "../../../lib/mcp/http.ts";
 import { type McpServerHandle, sendLog } from "../../../lib/mcp/server.ts";
 import { createServer } from "../../../mcp/hello/server.ts";

@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { bootBuiltin, BUILTIN_NAMES } from "../../../mcp/gateway/builtins.ts";
 import { createLinkedPair } from "../../../lib/mcp/linked_transport.ts";
-import { Client } from "../../../lib/mcp/sdk.ts";
+import { Client } from "../../../lib/mcp/sdk_client.ts";
 import { listServers } from "../../../tools/catalog.ts";
+import { loadServerSdk } from "../../../lib/mcp/server.ts";
 
 Deno.test("builtins: every server of this project can be hosted in process", () => {
   const servers = listServers().map((server) => server.name).filter((name) => name !== "gateway");
@@ -14,6 +15,7 @@ for (const name of BUILTIN_NAMES) {
     const handle = await bootBuiltin(name);
     const client = new Client({ name: "builtins-test", version: "0" });
     const [clientSide, serverSide] = createLinkedPair();
+    await loadServerSdk();
     await handle.server.connect(serverSide);
     await client.connect(clientSide);
     try {

@@ -3,20 +3,19 @@ import { connect, textOf } from "../../_support/connect.ts";
 import { waitFor } from "../../_support/poll.ts";
 import { Downstreams } from "../../../mcp/gateway/downstream.ts";
 import { frontDownstreams } from "../../../mcp/gateway/boot.ts";
-import type { McpServerHandle } from "../../../lib/mcp/server.ts";
+import { loadServerSdk, type McpServerHandle } from "../../../lib/mcp/server.ts";
 import {
   type CallToolResult,
-  Client,
   type ClientCapabilities,
   CreateMessageRequestSchema,
   ElicitRequestSchema,
-  InMemoryTransport,
   ListRootsRequestSchema,
   type LoggingMessageNotification,
   LoggingMessageNotificationSchema,
   type RequestId,
   ToolListChangedNotificationSchema,
 } from "../../../lib/mcp/sdk.ts";
+import { Client, InMemoryTransport } from "../../../lib/mcp/sdk_client.ts";
 import type { ServerConfig } from "../../../mcp/gateway/types.ts";
 import { builtinServer, scriptServer } from "./_config.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
@@ -45,6 +44,7 @@ async function gatewayWith<T>(
     callCeilingMs: options.callCeilingMs,
   });
   // The gateway as boot() builds it: the servers connect at the client's initialize, which waits for them.
+  await loadServerSdk();
   const handle = frontDownstreams(downstreams, {
     workspaceRoots: options.workspaceRoots ?? [],
     cleanup: () => downstreams.close(),
@@ -386,6 +386,7 @@ Deno.test("forwarding: elicitations from two servers reach the client one at a t
       inFlight--;
       return { action: "accept", content: { sure: order.length === 1 } };
     });
+    await loadServerSdk();
     await handle.server.connect(serverSide);
     await client.connect(clientSide);
     const call = async (name: string) =>

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { pathToFileURL } from "node:url";
 import { connect, textOf } from "../../_support/connect.ts";
-import { Client, InMemoryTransport, ListRootsRequestSchema } from "../../../lib/mcp/sdk.ts";
+import { ListRootsRequestSchema } from "../../../lib/mcp/sdk.ts";
+import { Client, InMemoryTransport } from "../../../lib/mcp/sdk_client.ts";
 import { spawnStdio } from "../../_support/stdio.ts";
 import { assertSnapshot } from "../../_support/snapshot.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
@@ -9,6 +10,7 @@ import { pollUntil } from "../../_support/poll.ts";
 import { isWindows } from "../../../lib/platform/mod.ts";
 import { createServer } from "../../../mcp/hello/server.ts";
 import { Workspace } from "../../../lib/workspace/workspace.ts";
+import { loadServerSdk } from "../../../lib/mcp/server.ts";
 
 function helloServer(cwd = Deno.cwd(), workspaceEnv?: string) {
   return createServer({ workspace: new Workspace({ cwd, workspaceEnv }) });
@@ -152,6 +154,7 @@ Deno.test("roots/list_changed makes the server read the client's roots again", a
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: "t", version: "0" }, { capabilities: { roots: { listChanged: true } } });
   client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots.map((uri) => ({ uri })) }));
+  await loadServerSdk();
   await handle.server.connect(serverTransport);
   await client.connect(clientTransport);
   try {

@@ -1,6 +1,6 @@
 /** Process-tree kills with real processes, verified by pid: shell_kill, escalation, escapees, timeout, shutdown. */
 import assert from "node:assert/strict";
-import type { Client } from "../../../lib/mcp/sdk.ts";
+import type { Client } from "../../../lib/mcp/sdk_client.ts";
 import { connect, type Connection, textOf } from "../../_support/connect.ts";
 import { spawnStdio } from "../../_support/stdio.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";

@@ -9,7 +9,8 @@
  * @module
  */
 import { z } from "zod";
-import { McpServer, WebStandardStreamableHTTPServerTransport } from "../../../../lib/mcp/sdk.ts";
+import { WebStandardStreamableHTTPServerTransport } from "../../../../lib/mcp/sdk.ts";
+import { McpServer } from "../../../../lib/mcp/sdk_client.ts";
 
 /** What the lab counted and saw. */
 export interface LabCounts {

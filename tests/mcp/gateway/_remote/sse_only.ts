@@ -5,7 +5,8 @@
  * objects, so this small one speaks the wire format over Deno.serve.
  * @module
  */
-import { type JSONRPCMessage, McpServer, type Transport } from "../../../../lib/mcp/sdk.ts";
+import type { JSONRPCMessage, Transport } from "../../../../lib/mcp/sdk.ts";
+import { McpServer } from "../../../../lib/mcp/sdk_client.ts";
 
 /** A running SSE-only server. */
 export interface SseOnlyServer extends AsyncDisposable {

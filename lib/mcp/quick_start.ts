@@ -1,0 +1,174 @@
+/**
+ * Answers a client's handshake (initialize, then tools/list) from the server's spec before the MCP SDK is
+ * loaded. Loading the SDK (zod schemas of the whole protocol, a second zod, Ajv) was most of a cold start,
+ * and a client waits for both answers before it uses a server. Every line read is handed on to the SDK
+ * server except the answered tools/list; initialize is handed on too, so the SDK server knows its client,
+ * and the SDK's answer to it is dropped ({@link replayedAnswer}). Anything else stops the quick path.
+ * @module
+ */
+import type { JSONRPCMessage } from "./sdk.ts";
+import { serverCapabilities, serverInfo, type ServerSpec } from "./server.ts";
+import { listedTools } from "./tool.ts";
+import { log } from "../log.ts";
+
+/** The SDK's `LATEST_PROTOCOL_VERSION` and `SUPPORTED_PROTOCOL_VERSIONS` (a test keeps them equal). */
+export const LATEST_PROTOCOL_VERSION = "2025-11-25";
+export const SUPPORTED_PROTOCOL_VERSIONS = [
+  LATEST_PROTOCOL_VERSION,
+  "2025-06-18",
+  "2025-03-26",
+  "2024-11-05",
+  "2024-10-07",
+];
+
+/** A handshake longer than this is left to the SDK (and its size checks). */
+const MAX_HANDSHAKE_BYTES = 1024 * 1024;
+const NEWLINE = 0x0a;
+
+/** What the quick path leaves for the SDK server. */
+export interface Handshake {
+  /** The lines read (less the answered tools/list), then the rest of the input. */
+  input: ReadableStream<Uint8Array>;
+  /** The initialize request answered here and the answer sent, when there was one. */
+  initialize?: { id: string | number; result: Record<string, unknown> };
+}
+
+/** The initialize result the SDK server gives for `spec`. */
+export function initializeResult(spec: ServerSpec, requestedVersion: string): Record<string, unknown> {
+  const protocolVersion = SUPPORTED_PROTOCOL_VERSIONS.includes(requestedVersion)
+    ? requestedVersion
+    : LATEST_PROTOCOL_VERSION;
+  return {
+    protocolVersion,
+    capabilities: serverCapabilities(),
+    serverInfo: serverInfo(spec),
+    ...(spec.instructions ? { instructions: spec.instructions } : {}),
+  };
+}
+
+/** Reads `input` until the handshake is answered on `output`, or a message the quick path leaves alone. */
+export async function answerHandshake(
+  spec: ServerSpec,
+  input: ReadableStream<Uint8Array>,
+  output: WritableStream<Uint8Array>,
+): Promise<Handshake> {
+  const reader = input.getReader();
+  const writer = output.getWriter();
+  const replay: Uint8Array[] = [];
+  let pending: Uint8Array = new Uint8Array(0);
+  let initialize: Handshake["initialize"];
+  const answer = (id: string | number, result: unknown) =>
+    writer.write(new TextEncoder().encode(JSON.stringify({ result, jsonrpc: "2.0", id }) + "\n"));
+  try {
+    reading: while (pending.length <= MAX_HANDSHAKE_BYTES) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      pending = concat(pending, value);
+      let newline: number;
+      while ((newline = pending.indexOf(NEWLINE)) >= 0) {
+        const line = pending.subarray(0, newline + 1);
+        pending = pending.subarray(newline + 1);
+        const message = parse(line);
+        if (!initialize && isInitialize(message)) {
+          initialize = { id: message.id, result: initializeResult(spec, message.params.protocolVersion) };
+          await answer(initialize.id, initialize.result);
+          replay.push(line);
+        } else if (initialize && message?.method === "notifications/initialized" && !("id" in message)) {
+          replay.push(line);
+        } else if (
+          initialize && message?.method === "tools/list" && isId(message.id) && !message.params?.cursor
+        ) {
+          await answer(message.id, { tools: listedTools(spec.tools) });
+          break reading;
+        } else {
+          replay.push(line);
+          break reading;
+        }
+      }
+    }
+  } finally {
+    writer.releaseLock();
+  }
+  replay.push(pending);
+  return {
+    input: new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const next = replay.shift();
+        if (next) return controller.enqueue(next);
+        const { value, done } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      },
+      cancel: (reason) => reader.cancel(reason),
+    }),
+    initialize,
+  };
+}
+
+/**
+ * Picks out the SDK server's answer to the replayed initialize, for the transport to drop: the client has
+ * ours. Ours must equal it; a difference is logged, as it would mean the quick path told the client
+ * something the SDK would not.
+ */
+export function replayedAnswer(
+  initialize: NonNullable<Handshake["initialize"]>,
+): (message: JSONRPCMessage) => boolean {
+  let dropped = false;
+  return (message) => {
+    // Only a response: the server's own requests (roots/list) number their ids from 0 too.
+    const isAnswer = "id" in message && !("method" in message) && message.id === initialize.id;
+    if (dropped || !isAnswer) return false;
+    dropped = true;
+    const sdk = "result" in message ? message.result : message;
+    if (JSON.stringify(sdk) !== JSON.stringify(initialize.result)) {
+      log.error(
+        `quick start answered initialize with ${JSON.stringify(initialize.result)}, the SDK with ${
+          JSON.stringify(sdk)
+        }`,
+      );
+    }
+    return true;
+  };
+}
+
+interface Message {
+  id?: unknown;
+  method?: unknown;
+  params?: Record<string, unknown>;
+}
+
+function parse(line: Uint8Array): Message | undefined {
+  try {
+    const message = JSON.parse(new TextDecoder().decode(line));
+    return typeof message === "object" && message !== null && message.jsonrpc === "2.0" ? message : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** An initialize request the SDK would accept: protocol version, capabilities and client name/version. */
+function isInitialize(
+  message: Message | undefined,
+): message is { id: string | number; method: "initialize"; params: { protocolVersion: string } } {
+  const params = message?.params;
+  const client = params?.clientInfo as Record<string, unknown> | undefined;
+  return message?.method === "initialize" && isId(message.id) &&
+    typeof params?.protocolVersion === "string" &&
+    isObject(params.capabilities) && isObject(client) && typeof client.name === "string" &&
+    typeof client.version === "string";
+}
+
+function isId(id: unknown): id is string | number {
+  return typeof id === "string" || (typeof id === "number" && Number.isInteger(id));
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}

@@ -1,0 +1,111 @@
+import assert from "node:assert/strict";
+import { pathToFileURL } from "node:url";
+import {
+  LATEST_PROTOCOL_VERSION as SDK_LATEST,
+  SUPPORTED_PROTOCOL_VERSIONS as SDK_SUPPORTED,
+} from "../../../lib/mcp/sdk.ts";
+import {
+  answerHandshake,
+  LATEST_PROTOCOL_VERSION,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from "../../../lib/mcp/quick_start.ts";
+import { boot } from "../../../mcp/hello/boot.ts";
+import { connect } from "../../_support/connect.ts";
+import { spawnStdio } from "../../_support/stdio.ts";
+import { tempWorkspace } from "../../_support/workspace.ts";
+import { Client, StdioClientTransport } from "../../../lib/mcp/sdk_client.ts";
+import { ListRootsRequestSchema } from "../../../lib/mcp/sdk.ts";
+import { listServers, runArgs } from "../../../tools/catalog.ts";
+
+const INITIALIZE = {
+  jsonrpc: "2.0",
+  id: 0,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } },
+};
+
+/** Runs the quick path over `lines`; returns what it answered and what it left for the SDK server. */
+async function handshake(lines: object[]): Promise<{ answers: { id: unknown }[]; left: string[] }> {
+  const input = ReadableStream.from([
+    new TextEncoder().encode(lines.map((l) => JSON.stringify(l) + "\n").join("")),
+  ]);
+  let written = "";
+  const output = new WritableStream<Uint8Array>({
+    write: (chunk) => void (written += new TextDecoder().decode(chunk)),
+  });
+  const result = await answerHandshake(boot().spec, input, output);
+  let left = "";
+  for await (const chunk of result.input) left += new TextDecoder().decode(chunk);
+  return {
+    answers: written.split("\n").filter(Boolean).map((line) => JSON.parse(line)),
+    left: left.split("\n").filter(Boolean).map((line) => JSON.parse(line).method),
+  };
+}
+
+Deno.test("the quick path negotiates protocol versions exactly as the SDK does", () => {
+  assert.equal(LATEST_PROTOCOL_VERSION, SDK_LATEST);
+  assert.deepEqual(SUPPORTED_PROTOCOL_VERSIONS, SDK_SUPPORTED);
+});
+
+Deno.test("the quick path answers initialize and tools/list, and hands every other line on in order", async () => {
+  const { answers, left } = await handshake([
+    INITIALIZE,
+    { jsonrpc: "2.0", method: "notifications/initialized" },
+    { jsonrpc: "2.0", id: 1, method: "tools/list" },
+    { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "hello_ping" } },
+  ]);
+  assert.deepEqual(answers.map((answer) => answer.id), [0, 1]);
+  assert.deepEqual(left, ["initialize", "notifications/initialized", "tools/call"]);
+});
+
+Deno.test("the quick path leaves a session that does not start with initialize to the SDK", async () => {
+  const { answers, left } = await handshake([{ jsonrpc: "2.0", id: 1, method: "tools/list" }, INITIALIZE]);
+  assert.deepEqual(answers, []);
+  assert.deepEqual(left, ["tools/list", "initialize"]);
+});
+
+Deno.test("over stdio the quick handshake tells the client what the SDK server does, then serves calls", async () => {
+  await using direct = await connect(boot());
+  await using spawned = await spawnStdio("hello");
+  let stderr = "";
+  spawned.transport.stderr?.on("data", (chunk: Uint8Array) => stderr += new TextDecoder().decode(chunk));
+  assert.deepEqual(spawned.client.getServerCapabilities(), direct.client.getServerCapabilities());
+  assert.deepEqual(spawned.client.getServerVersion(), direct.client.getServerVersion());
+  assert.equal(spawned.client.getInstructions(), direct.client.getInstructions());
+  assert.deepEqual(await spawned.client.listTools(), await direct.client.listTools());
+  const echoed = await spawned.client.callTool({
+    name: "hello_echo",
+    arguments: { text: "after the handoff" },
+  });
+  assert.equal(echoed.isError, undefined);
+  assert.match(JSON.stringify(echoed.content), /after the handoff/);
+  await spawned.client.ping();
+  assert.doesNotMatch(stderr, /quick start answered initialize/);
+});
+
+Deno.test("over stdio the server asks a client that offers roots for them after the quick handshake", async () => {
+  await using workspace = await tempWorkspace();
+  const hello = listServers().find((server) => server.name === "hello")!;
+  const transport = new StdioClientTransport({
+    command: Deno.execPath(),
+    args: runArgs(hello),
+    stderr: "pipe",
+  });
+  let stderr = "";
+  transport.stderr?.on("data", (chunk: Uint8Array) => stderr += new TextDecoder().decode(chunk));
+  const client = new Client({ name: "t", version: "0" }, { capabilities: { roots: { listChanged: true } } });
+  let asked = 0;
+  client.setRequestHandler(ListRootsRequestSchema, () => {
+    asked++;
+    return { roots: [{ uri: pathToFileURL(workspace.path).href }] };
+  });
+  await client.connect(transport);
+  try {
+    const whoami = await client.callTool({ name: "hello_whoami", arguments: {} });
+    assert.equal(asked, 1);
+    assert.match(JSON.stringify(whoami.content), new RegExp(workspace.path.split("/").at(-1)!));
+  } finally {
+    await client.close();
+  }
+  assert.doesNotMatch(stderr, /quick start answered initialize/);
+});
