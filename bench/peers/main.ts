@@ -2,7 +2,7 @@
  * `deno task bench:peers [area...]`: ours side by side with the peers a user would install instead, written
  * to docs/benchmarks/peers.md and docs/benchmarks.svg (both regenerated on every run). Peers are installed
  * pinned into the gitignored bench/.peers/ on first use. An area that fails is reported "not measured" with
- * the error, so the report is always whole. Areas: tokens, trajectory, latency.
+ * the error, so the report is always whole. Areas: tokens, trajectory, latency, shell.
  * @module
  */
 import { join } from "node:path";
@@ -15,11 +15,13 @@ import type { Area } from "./row.ts";
 import { tokensAtRest } from "./tokens_at_rest.ts";
 import { trajectories } from "./trajectory.ts";
 import { latency } from "./latency.ts";
+import { shell } from "./shell.ts";
 
 const AREAS: { id: string; title: string; run(workspace: string): Promise<Area> }[] = [
   { id: "tokens", title: "Tokens at rest", run: tokensAtRest },
   { id: "trajectory", title: "Trajectory replay: the token tax of a whole task", run: trajectories },
   { id: "latency", title: "Cold start and cheap calls", run: latency },
+  { id: "shell", title: "Shell: 200 MB of output, memory, tree kill", run: shell },
 ];
 
 const encoder = new TextEncoder();

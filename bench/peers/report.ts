@@ -13,6 +13,8 @@ export interface RunInfo {
 const fmt = (value: number | null, unit: string) =>
   value === null
     ? "n/a"
+    : Number.isInteger(value) && value < 100
+    ? `${value}${unit === "tokens" ? "" : ` ${unit}`}`
     : `${
       value >= 100
         ? Math.round(value).toLocaleString("en-US")

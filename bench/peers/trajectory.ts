@@ -71,6 +71,25 @@ async function replay(task: (typeof TASKS)[number], toolkitId: ToolkitId): Promi
   }
 }
 
+/** Why ours is above 0.5× the best right peer, from the numbers themselves ("" when it is not). */
+function missedWhy(runs: Map<ToolkitId, Replay>): string {
+  const ours = runs.get("ours");
+  if (!ours || ours.failure) return "";
+  const peers = [...runs].filter(([id, run]) => id !== "ours" && !run.failure);
+  const best = peers.sort((a, b) => a[1].total - b[1].total)[0];
+  if (!best || ours.total <= 0.5 * best[1].total) return "";
+  const [id, peer] = best;
+  const label = TOOLKITS.find((t) => t.id === id)!.label;
+  return `missed because: ${label} needs ${peer.calls} calls to our ${ours.calls}` +
+    `${
+      peer.unavailable.length ? ` (it cannot run the tests, a step ours does: ${peer.unavailable[0]})` : ""
+    }, ` +
+    `its schemas cost ${Math.round(peer.schemas / (peer.calls + 1))} tokens a turn to our ${
+      Math.round(ours.schemas / (ours.calls + 1))
+    }, and its results ${peer.results} tokens to our ${ours.results}: halving needs both fewer schema ` +
+    "tokens and fewer result tokens than a mechanical rename leaves room for";
+}
+
 /** Measures the area (its own fixture copies; `_workspace` unused). */
 export async function trajectories(_workspace: string): Promise<Area> {
   const rows: Row[] = [];
@@ -104,6 +123,7 @@ export async function trajectories(_workspace: string): Promise<Area> {
       const run = runs.get(id);
       return run && !run.failure ? run.total : null;
     };
+    const why = missedWhy(runs);
     const wrong = TOOLKITS.filter((t) => t.id !== "ours" && runs.get(t.id)?.failure).map((t) => t.label);
     rows.push({
       metric: `${task.name}: tokens the model receives`,
@@ -115,6 +135,7 @@ export async function trajectories(_workspace: string): Promise<Area> {
       note: [
         runs.get("ours")?.failure ? `ours reached the wrong end state (${runs.get("ours")!.failure})` : "",
         wrong.length ? `n/a: ${wrong.join(", ")} did not reach the right end state (see below)` : "",
+        why,
       ].filter(Boolean).join("; ") || undefined,
     });
   }
