@@ -22,7 +22,28 @@ const AREAS: { id: string; title: string; run(workspace: string): Promise<Area> 
   { id: "trajectory", title: "Trajectory replay: the token tax of a whole task", run: trajectories },
   { id: "latency", title: "Cold start and cheap calls", run: latency },
   { id: "shell", title: "Shell: 200 MB of output, memory, tree kill", run: shell },
+  notYet("search", "Search on the 50k-file corpus", "bench/search.ts", "benchmarks/search.md"),
+  notYet("edit", "Edit correctness on the known-bytes cases", "bench/edit.ts", "benchmarks/edit.md"),
 ];
+
+/** An area this runner does not measure yet: the report keeps its heading and points at the per-server bench. */
+function notYet(id: string, title: string, bench: string, doc: string) {
+  return {
+    id,
+    title,
+    run: (): Promise<Area> =>
+      Promise.resolve({
+        id,
+        title,
+        method: "",
+        peerColumns: [],
+        rows: [],
+        notMeasured:
+          `not yet wired into this runner against the peers (issue 17 ran out of time); \`${bench}\` ` +
+          `measures it on its own, results in [${doc}](${doc.replace("benchmarks/", "")}).`,
+      }),
+  };
+}
 
 const encoder = new TextEncoder();
 const log = (line: string) => Deno.stderr.writeSync(encoder.encode(`${line}\n`));
