@@ -69,7 +69,8 @@ export function renderReport(areas: Area[], info: RunInfo): string {
     "",
   ];
   for (const area of areas) {
-    out.push(`## ${area.title}`, "", area.method, "");
+    out.push(`## ${area.title}`, "");
+    if (area.method) out.push(area.method, "");
     if (area.notMeasured) {
       out.push(`Not measured in this run: ${area.notMeasured}`, "");
       continue;
