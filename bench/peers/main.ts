@@ -2,7 +2,7 @@
  * `deno task bench:peers [area...]`: ours side by side with the peers a user would install instead, written
  * to docs/benchmarks/peers.md and docs/benchmarks.svg (both regenerated on every run). Peers are installed
  * pinned into the gitignored bench/.peers/ on first use. An area that fails is reported "not measured" with
- * the error, so the report is always whole. Areas: tokens, trajectory, latency, shell.
+ * the error, so the report is always whole. Areas: tokens, trajectory, latency, shell, search, edit.
  * @module
  */
 import { join } from "node:path";
@@ -15,6 +15,7 @@ import type { Area } from "./row.ts";
 import { tokensAtRest } from "./tokens_at_rest.ts";
 import { trajectories } from "./trajectory.ts";
 import { latency } from "./latency.ts";
+import { search } from "./search.ts";
 import { shell } from "./shell.ts";
 
 const AREAS: { id: string; title: string; run(workspace: string): Promise<Area> }[] = [
@@ -22,7 +23,7 @@ const AREAS: { id: string; title: string; run(workspace: string): Promise<Area> 
   { id: "trajectory", title: "Trajectory replay: the token tax of a whole task", run: trajectories },
   { id: "latency", title: "Cold start and cheap calls", run: latency },
   { id: "shell", title: "Shell: 200 MB of output, memory, tree kill", run: shell },
-  notYet("search", "Search on the 50k-file corpus", "bench/search.ts", "benchmarks/search.md"),
+  { id: "search", title: "Search on the 50k-file corpus", run: search },
   notYet("edit", "Edit correctness on the known-bytes cases", "bench/edit.ts", "benchmarks/edit.md"),
 ];
 
