@@ -15,6 +15,7 @@ import type { Area } from "./row.ts";
 import { tokensAtRest } from "./tokens_at_rest.ts";
 import { trajectories } from "./trajectory.ts";
 import { latency } from "./latency.ts";
+import { edit } from "./edit.ts";
 import { search } from "./search.ts";
 import { shell } from "./shell.ts";
 
@@ -24,27 +25,8 @@ const AREAS: { id: string; title: string; run(workspace: string): Promise<Area> 
   { id: "latency", title: "Cold start and cheap calls", run: latency },
   { id: "shell", title: "Shell: 200 MB of output, memory, tree kill", run: shell },
   { id: "search", title: "Search on the 50k-file corpus", run: search },
-  notYet("edit", "Edit correctness on the known-bytes cases", "bench/edit.ts", "benchmarks/edit.md"),
+  { id: "edit", title: "Edit correctness on the known-bytes cases", run: edit },
 ];
-
-/** An area this runner does not measure yet: the report keeps its heading and points at the per-server bench. */
-function notYet(id: string, title: string, bench: string, doc: string) {
-  return {
-    id,
-    title,
-    run: (): Promise<Area> =>
-      Promise.resolve({
-        id,
-        title,
-        method: "",
-        peerColumns: [],
-        rows: [],
-        notMeasured:
-          `not yet wired into this runner against the peers (issue 17 ran out of time); \`${bench}\` ` +
-          `measures it on its own, results in [${doc}](${doc.replace("benchmarks/", "")}).`,
-      }),
-  };
-}
 
 const encoder = new TextEncoder();
 const log = (line: string) => Deno.stderr.writeSync(encoder.encode(`${line}\n`));
