@@ -3,12 +3,13 @@
  * servers, installed from npm into the gitignored `bench/.peers/` on first use and started over stdio.
  * @module
  */
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { requireRipgrep } from "../../lib/ripgrep/locate.ts";
 import { Client, StdioClientTransport } from "../../lib/mcp/sdk_client.ts";
 import { REPO_ROOT } from "../../tools/catalog.ts";
 
 /** The peers we compare against. */
-export type PeerKind = "desktop-commander" | "filesystem" | "memory";
+export type PeerKind = "desktop-commander" | "filesystem" | "memory" | "ripgrep";
 
 const PACKAGES: Record<PeerKind, { name: string; version: string; bin: string }> = {
   "desktop-commander": { name: "@wonderwhy-er/desktop-commander", version: "0.2.52", bin: "dist/index.js" },
@@ -18,7 +19,17 @@ const PACKAGES: Record<PeerKind, { name: string; version: string; bin: string }>
     bin: "dist/index.js",
   },
   "memory": { name: "@modelcontextprotocol/server-memory", version: "2026.8.31", bin: "dist/index.js" },
+  // Shells out to `rg` on PATH: startPeer puts our pinned @vscode/ripgrep binary first on it.
+  "ripgrep": { name: "mcp-ripgrep", version: "0.4.0", bin: "dist/index.js" },
 };
+
+/** Pinned versions, for the report. */
+export function peerVersion(kind: PeerKind): string {
+  return `${PACKAGES[kind].name}@${PACKAGES[kind].version}`;
+}
+
+/** A loopback port nothing listens on: any HTTP(S) call a peer tries fails fast instead of leaving the box. */
+const DEAD_PROXY = "http://127.0.0.1:9";
 
 const PEERS_DIR = join(REPO_ROOT, "bench", ".peers");
 
@@ -67,13 +78,24 @@ export async function startPeer(kind: PeerKind, options: { workspace: string }):
   } else if (kind === "filesystem") {
     args.push(options.workspace);
   }
+  const rg = kind === "ripgrep" ? (await requireRipgrep()).path : "";
+  const path = [rg ? dirname(rg) : "", Deno.env.get("PATH") ?? ""].filter(Boolean).join(":");
   const transport = new StdioClientTransport({
     command: "node",
     args,
     cwd: options.workspace,
     env: {
-      PATH: Deno.env.get("PATH") ?? "",
+      PATH: path,
       HOME: home,
+      HTTP_PROXY: DEAD_PROXY,
+      HTTPS_PROXY: DEAD_PROXY,
+      http_proxy: DEAD_PROXY,
+      https_proxy: DEAD_PROXY,
+      NO_PROXY: "",
+      DO_NOT_TRACK: "1",
+      // Desktop Commander fetches feature flags with fetch() whatever telemetryEnabled says, and Node 20's
+      // fetch ignores HTTP(S)_PROXY: point the flag URL itself at the dead port.
+      DC_FLAG_URL: `${DEAD_PROXY}/flags.json`,
       USERPROFILE: home,
       NODE_ENV: "production",
       // The memory server keeps its graph next to its own code unless told otherwise.

@@ -1,0 +1,150 @@
+/**
+ * Cold start (spawn → initialize → tools/list, 10 interleaved runs) and cheap call latency over stdio (100
+ * interleaved calls each) for ours against the peer doing the same job; medians.
+ * @module
+ */
+import type { Client } from "../../lib/mcp/sdk_client.ts";
+import { type PeerKind, startPeer } from "../_support/peers.ts";
+import { type Area, interleave, median, type Row, type Target } from "./row.ts";
+import { type Started, startOurs } from "./toolkits.ts";
+
+const STARTS = 10;
+const CALLS = 100;
+const WARM_UP = 5;
+
+interface Pair {
+  what: string;
+  ours: string;
+  peer: PeerKind;
+  peerLabel: string;
+  startTarget?: Target;
+  call: {
+    ours: [string, Record<string, unknown>];
+    peer: (root: string) => [string, Record<string, unknown>];
+  };
+  callTarget: Target;
+}
+
+const PAIRS: Pair[] = [
+  {
+    what: "stat a file",
+    ours: "fs",
+    peer: "filesystem",
+    peerLabel: "reference filesystem",
+    startTarget: { kind: "ratio-max", value: 0.5 },
+    call: {
+      ours: ["fs_stat", { path: "small/a0.txt" }],
+      peer: (root) => ["get_file_info", { path: `${root}/small/a0.txt` }],
+    },
+    callTarget: { kind: "max", value: 1, unit: "ms" },
+  },
+  {
+    what: "list notes",
+    ours: "notes",
+    peer: "memory",
+    peerLabel: "reference memory",
+    call: { ours: ["notes_list", {}], peer: () => ["read_graph", {}] },
+    callTarget: { kind: "max", value: 1, unit: "ms" },
+  },
+  {
+    what: "search a small tree",
+    ours: "search",
+    peer: "ripgrep",
+    peerLabel: "mcp-ripgrep",
+    call: {
+      ours: ["search_grep", { pattern: "needle", path: "small" }],
+      peer: (root) => ["search", { pattern: "needle", path: `${root}/small` }],
+    },
+    callTarget: { kind: "max", value: 10, unit: "ms" },
+  },
+  {
+    what: "`echo hi`",
+    ours: "shell",
+    peer: "desktop-commander",
+    peerLabel: "Desktop Commander",
+    call: {
+      ours: ["shell_run", { command: "echo hi" }],
+      peer: () => ["start_process", { command: "echo hi", timeout_ms: 5_000 }],
+    },
+    callTarget: { kind: "max", value: 20, unit: "ms" },
+  },
+];
+
+async function smallTree(root: string): Promise<void> {
+  await Deno.mkdir(`${root}/small`, { recursive: true });
+  for (let i = 0; i < 100; i++) {
+    await Deno.writeTextFile(`${root}/small/a${i}.txt`, `line one\n${i % 10 ? "hay" : "needle"} ${i}\n`);
+  }
+}
+
+async function call(client: Client, [name, args]: [string, Record<string, unknown>]): Promise<void> {
+  const result = await client.callTool({ name, arguments: args });
+  if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content).slice(0, 200)}`);
+}
+
+/** Measures the area in `workspace`. */
+export async function latency(workspace: string): Promise<Area> {
+  const load = (await Deno.readTextFile("/proc/loadavg").catch(() => "?")).split(" ")[0];
+  const loaded = `timing target; 1-min load average ${load} on ${navigator.hardwareConcurrency} cores when ` +
+    "measured, so medians include time waiting for a core";
+  await smallTree(workspace);
+  const rows: Row[] = [];
+  for (const pair of PAIRS) {
+    const startOnce = (start: () => Promise<Started>) => async () => {
+      const server = await start();
+      await server.client.listTools();
+      await server.close();
+    };
+    const [oursStart, peerStart] = await interleave(STARTS, [
+      startOnce(() => startOurs(pair.ours, workspace)),
+      startOnce(() => startPeer(pair.peer, { workspace })),
+    ]);
+    rows.push({
+      metric: `cold start ${pair.ours}-mcp vs ${pair.peerLabel}`,
+      unit: "ms",
+      ours: median(oursStart),
+      peers: { [pair.peerLabel]: median(peerStart) },
+      better: "lower",
+      target: pair.startTarget,
+      note: pair.startTarget
+        ? `ours starts from source with \`deno run\` (module graph load, SDK + zod) — the Startup work of ` +
+          `issue 17 targets this; ${loaded}`
+        : undefined,
+    });
+    const ours = await startOurs(pair.ours, workspace);
+    const peer = await startPeer(pair.peer, { workspace });
+    try {
+      const peerCall = pair.call.peer(workspace);
+      for (let i = 0; i < WARM_UP; i++) {
+        await call(ours.client, pair.call.ours);
+        await call(peer.client, peerCall);
+      }
+      const [oursCalls, peerCalls] = await interleave(CALLS, [
+        () => call(ours.client, pair.call.ours),
+        () => call(peer.client, peerCall),
+      ]);
+      rows.push({
+        metric: `${pair.what}: ${pair.call.ours[0]} vs ${peerCall[0]}`,
+        unit: "ms",
+        ours: median(oursCalls),
+        peers: { [pair.peerLabel]: median(peerCalls) },
+        better: "lower",
+        target: pair.callTarget,
+        note: loaded,
+      });
+    } finally {
+      await ours.close();
+      await peer.close();
+    }
+  }
+  return {
+    id: "latency",
+    title: "Cold start and cheap calls",
+    method: `Cold start: spawn → initialize → tools/list over stdio, ${STARTS} runs interleaved with the ` +
+      `peer, median (ours is \`deno run\` from source with a warm Deno cache; peers are \`node\`). Cheap ` +
+      `calls: ${CALLS} calls over one stdio connection after ${WARM_UP} warm-up calls, interleaved, median ` +
+      "wall time at the client. The small tree is 100 two-line files.",
+    peerColumns: ["reference filesystem", "reference memory", "mcp-ripgrep", "Desktop Commander"],
+    rows,
+  };
+}
