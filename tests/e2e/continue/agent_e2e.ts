@@ -119,11 +119,18 @@ Deno.test("network seal: Node refuses non-loopback hosts; Deno goes through the 
   }
 });
 
-Deno.test("deno task install writes exactly the block files this repository ships", async () => {
-  const { workspace } = await installServers();
+Deno.test("deno task install writes the block files this repository ships, each command an absolute path", async () => {
+  const { bin, workspace } = await installServers();
   for await (const entry of Deno.readDir(BLOCKS_DIR)) {
     const written = await Deno.readTextFile(join(workspace, ".continue", "mcpServers", entry.name));
-    assert.equal(written, await Deno.readTextFile(join(BLOCKS_DIR, entry.name)), entry.name);
+    const shipped = await Deno.readTextFile(join(BLOCKS_DIR, entry.name));
+    // The installer knows where it put each server (Continue in VS Code need not see the shell's PATH).
+    const expected = shipped.replace(
+      /^(\s*command: )"([^"]+)"$/m,
+      (_, key, name) => key + JSON.stringify(join(bin, name)),
+    );
+    assert.notEqual(expected, shipped, `${entry.name} names a command`);
+    assert.equal(written, expected, entry.name);
   }
 });
 
