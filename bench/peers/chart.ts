@@ -5,8 +5,10 @@
  */
 import { type Area, ratio, verdict } from "./row.ts";
 
-const WIDTH = 900;
-const LABEL = 360;
+const WIDTH = 1000;
+/** Room for a label of {@link LABEL_CHARS} characters at 12 px sans-serif (about 6.5 px a character). */
+const LABEL = 460;
+const LABEL_CHARS = 66;
 const BAR_H = 18;
 const GAP = 6;
 const TOP = 40;
@@ -57,7 +59,7 @@ export function renderChart(areas: Area[], title: string): string {
     const y = TOP + index * (BAR_H + GAP);
     const end = x(bar.r);
     const color = bar.verdict === "met" ? "#2e7d32" : bar.verdict === "missed" ? "#c62828" : "#78909c";
-    const label = bar.label.length > 58 ? `${bar.label.slice(0, 57)}…` : bar.label;
+    const label = bar.label.length > LABEL_CHARS ? `${bar.label.slice(0, LABEL_CHARS - 1)}…` : bar.label;
     parts.push(
       `<text x="${LABEL - 8}" y="${y + BAR_H - 5}" text-anchor="end">${escape(label)}</text>`,
       `<rect x="${Math.min(mid, end)}" y="${y}" width="${
