@@ -1,9 +1,10 @@
 /** Shared parts of the fs benchmarks: the generated corpus, our server over stdio, timing and RSS. */
 import { join } from "node:path";
 import { encode } from "gpt-tokenizer";
-import { Client, StdioClientTransport } from "../../lib/mcp/sdk_client.ts";
+import type { Client } from "../../lib/mcp/sdk_client.ts";
+import { type Started, startOurs } from "./ours.ts";
 import type { CallToolResult } from "../../lib/mcp/sdk.ts";
-import { listServers, REPO_ROOT, runArgs } from "../../tools/catalog.ts";
+import { REPO_ROOT } from "../../tools/catalog.ts";
 
 /** Where the generated files live (gitignored). */
 export const CORPUS = join(REPO_ROOT, "bench", ".corpus", "fs");
@@ -88,20 +89,8 @@ async function makeTree(tree: string): Promise<void> {
 }
 
 /** Our fs server, spawned like Continue spawns it, with `workspace` as MCP_WORKSPACE. */
-export async function startFs(
-  workspace: string,
-): Promise<{ client: Client; pid: number | null; close(): Promise<void> }> {
-  const server = listServers().find((entry) => entry.name === "fs")!;
-  const transport = new StdioClientTransport({
-    command: Deno.execPath(),
-    args: runArgs(server),
-    cwd: workspace,
-    env: { ...Deno.env.toObject(), MCP_WORKSPACE: workspace },
-    stderr: "ignore",
-  });
-  const client = new Client({ name: "bench", version: "0.0.0" });
-  await client.connect(transport);
-  return { client, pid: transport.pid, close: () => client.close() };
+export function startFs(workspace: string): Promise<Started> {
+  return startOurs("fs", workspace);
 }
 
 /** Peak resident memory of a process in MB (Linux `VmHWM`), or NaN elsewhere. */

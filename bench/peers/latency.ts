@@ -6,7 +6,7 @@
 import type { Client } from "../../lib/mcp/sdk_client.ts";
 import { type PeerKind, startPeer } from "../_support/peers.ts";
 import { type Area, interleave, median, type Row, type Target } from "./row.ts";
-import { type Started, startOurs } from "./toolkits.ts";
+import { type Started, startOurs } from "../_support/ours.ts";
 
 const STARTS = 10;
 const CALLS = 100;

@@ -9,7 +9,8 @@ import type { Client } from "../../lib/mcp/sdk_client.ts";
 import { startPeer } from "../_support/peers.ts";
 import { ensureCorpus, FULL } from "../_support/search_corpus.ts";
 import { type Area, interleave, median, type Row } from "./row.ts";
-import { resultText, startOurs } from "./toolkits.ts";
+import { startOurs } from "../_support/ours.ts";
+import { resultText } from "./toolkits.ts";
 
 const ROUNDS = 3;
 const CASES = [

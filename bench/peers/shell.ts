@@ -7,7 +7,8 @@ import { listProcesses } from "../../lib/process/processes.ts";
 import { pollUntil } from "../../tests/_support/poll.ts";
 import { startPeer } from "../_support/peers.ts";
 import type { Area } from "./row.ts";
-import { resultText, startOurs } from "./toolkits.ts";
+import { startOurs } from "../_support/ours.ts";
+import { resultText } from "./toolkits.ts";
 
 const BYTES = 200_000_000;
 const BIG = `yes '${"x".repeat(99)}' | head -c ${BYTES}`;

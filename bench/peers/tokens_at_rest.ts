@@ -7,7 +7,7 @@ import { listServers } from "../../tools/catalog.ts";
 import { listTokens } from "../../tools/tokens.ts";
 import { type PeerKind, startPeer } from "../_support/peers.ts";
 import type { Area, Row } from "./row.ts";
-import { startOurs } from "./toolkits.ts";
+import { startOurs } from "../_support/ours.ts";
 
 /**
  * Continue's own built-in tool lists, for reference (not measured here). 970: its 10 headless built-ins

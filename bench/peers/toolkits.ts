@@ -4,17 +4,10 @@
  * A toolkit routes a call to whichever of its servers lists the tool.
  * @module
  */
-import { Client, StdioClientTransport } from "../../lib/mcp/sdk_client.ts";
-import { listServers, runArgs } from "../../tools/catalog.ts";
+import type { Client } from "../../lib/mcp/sdk_client.ts";
+import { type Started, startOurs } from "../_support/ours.ts";
 import type { ListedTool } from "../../tools/tokens.ts";
 import { type PeerKind, startPeer } from "../_support/peers.ts";
-
-/** A started server of a toolkit. */
-export interface Started {
-  client: Client;
-  pid: number | null;
-  close(): Promise<void>;
-}
 
 /** What the model gets back from one call: the text parts joined, and whether it was an error. */
 export interface CallResult {
@@ -28,22 +21,6 @@ export interface Toolkit {
   tools: ListedTool[];
   call(name: string, args: Record<string, unknown>): Promise<CallResult>;
   close(): Promise<void>;
-}
-
-/** One of this project's servers over stdio, its workspace `workspace`. */
-export async function startOurs(name: string, workspace: string): Promise<Started> {
-  const server = listServers().find((entry) => entry.name === name);
-  if (!server) throw new Error(`No server "${name}" under mcp/`);
-  const transport = new StdioClientTransport({
-    command: Deno.execPath(),
-    args: runArgs(server),
-    cwd: workspace,
-    env: { ...Deno.env.toObject(), MCP_WORKSPACE: workspace },
-    stderr: "ignore",
-  });
-  const client = new Client({ name: "bench-peers", version: "0.0.0" });
-  await client.connect(transport);
-  return { client, pid: transport.pid, close: () => client.close() };
 }
 
 /** The text a result carries to the model (text parts; other parts as their JSON). */

@@ -3,15 +3,20 @@ import { listServers, runArgs } from "../../../tools/catalog.ts";
 import { spawnStdio } from "../../_support/stdio.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
 
-/** Writes raw lines to a spawned hello server and reads its replies until the one with id 1. */
-async function rawSession(lines: string[]): Promise<{ id?: unknown }[]> {
+/** The hello server's stdio entry, spawned with raw pipes (no SDK client in between). */
+function spawnHello(): Deno.ChildProcess {
   const hello = listServers().find((server) => server.name === "hello")!;
-  const child = new Deno.Command(Deno.execPath(), {
+  return new Deno.Command(Deno.execPath(), {
     args: runArgs(hello),
     stdin: "piped",
     stdout: "piped",
     stderr: "null",
   }).spawn();
+}
+
+/** Writes raw lines to a spawned hello server and reads its replies until the one with id 1. */
+async function rawSession(lines: string[]): Promise<{ id?: unknown }[]> {
+  const child = spawnHello();
   const writer = child.stdin.getWriter();
   await writer.write(new TextEncoder().encode(lines.map((line) => line + "\n").join("")));
   const replies: { id?: unknown }[] = [];
@@ -71,13 +76,7 @@ Deno.test("an 11 MB request is served over stdio (the SDK's transport closed at 
 });
 
 Deno.test("a one-shot client that closes stdin right after its requests still gets every reply", async () => {
-  const hello = listServers().find((server) => server.name === "hello")!;
-  const child = new Deno.Command(Deno.execPath(), {
-    args: runArgs(hello),
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
+  const child = spawnHello();
   const lines = [
     {
       jsonrpc: "2.0",
