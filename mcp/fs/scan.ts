@@ -5,7 +5,7 @@
  * @module
  */
 import { type Checkpoint, type LineIndex, recordLineStart } from "./line_index.ts";
-import { newlineCounter } from "./newline_count.ts";
+import { leaseNewlineCounter } from "./newline_count.ts";
 import { LineCollector } from "./line_collector.ts";
 
 /** What to collect. */
@@ -80,7 +80,7 @@ export async function scanLines(file: Deno.FsFile, options: ScanOptions): Promis
     ? (await import("node:crypto")).createHash("sha256")
     : undefined;
   const maxLineBytes = options.maxLineChars * 4 + 4;
-  const counter = newlineCounter(options.chunkSize ?? 256 * 1024, { simd: options.simd });
+  using counter = leaseNewlineCounter(options.chunkSize ?? 256 * 1024, { simd: options.simd });
   const buffer = counter.buffer;
   const endLine = options.offset + options.limit;
   const result: ScanResult = {

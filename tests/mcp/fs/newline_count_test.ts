@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { newlineCounter } from "../../../mcp/fs/newline_count.ts";
+import { leaseNewlineCounter, newlineCounter } from "../../../mcp/fs/newline_count.ts";
 
 Deno.test("newlineCounter counts bytes exactly, SIMD and indexOf alike, at any alignment", () => {
   const simd = newlineCounter(1024);
@@ -22,4 +22,19 @@ Deno.test("newlineCounter counts bytes exactly, SIMD and indexOf alike, at any a
       assert.equal(plain.count(from, to, byte), expected, `plain ${from}-${to} byte ${byte}`);
     }
   }
+});
+
+Deno.test("a leased counter is reused once given back, never while another lease holds it", () => {
+  let first: Uint8Array;
+  {
+    using a = leaseNewlineCounter(4096);
+    using b = leaseNewlineCounter(4096);
+    assert.notEqual(a.buffer, b.buffer, "two leases at once share no buffer");
+    first = a.buffer;
+  }
+  using again = leaseNewlineCounter(4096);
+  using other = leaseNewlineCounter(4096);
+  assert.ok([again.buffer, other.buffer].includes(first), "a given-back counter is used again");
+  using fallback = leaseNewlineCounter(4096, { simd: false });
+  assert.equal(fallback.kind, "indexOf");
 });
