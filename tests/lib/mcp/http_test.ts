@@ -108,15 +108,22 @@ Deno.test("http: listening beyond loopback without a token refuses to start", as
   assert.match(new TextDecoder().decode(output.stderr), /Refusing to listen on "0\.0\.0\.0" without a token/);
 });
 
-Deno.test("http: each session has its own server; DELETE ends it and runs its cleanup, its id then gets 404", async () => {
-  let closed = 0;
-  const server = await serveHttp(() =>
+/** Boots a hello server per session whose cleanup counts itself in `cleanups.closed`. */
+function helloCountingCleanups(cleanups: { closed: number }) {
+  return () =>
     createMcpServer({
       name: "hello",
       instructions: "Counts its cleanups.",
       tools: createTools({ workspace: Workspace.fromEnv() }),
-      cleanup: () => void closed++,
-    }), { listen: { hostname: "127.0.0.1", port: 0 } });
+      cleanup: () => void cleanups.closed++,
+    });
+}
+
+Deno.test("http: each session has its own server; DELETE ends it and runs its cleanup, its id then gets 404", async () => {
+  const cleanups = { closed: 0 };
+  const server = await serveHttp(helloCountingCleanups(cleanups), {
+    listen: { hostname: "127.0.0.1", port: 0 },
+  });
   try {
     const first = await connectClient(server.url);
     const second = await connectClient(server.url);
@@ -124,7 +131,7 @@ Deno.test("http: each session has its own server; DELETE ends it and runs its cl
     assert.equal(server.sessionCount(), 2);
     const sessionId = first.transport.sessionId!;
     await first.transport.terminateSession();
-    await waitFor("the session's cleanup", () => closed === 1);
+    await waitFor("the session's cleanup", () => cleanups.closed === 1);
     assert.equal(server.sessionCount(), 1);
     const stale = await fetch(server.url, {
       method: "POST",
@@ -143,7 +150,7 @@ Deno.test("http: each session has its own server; DELETE ends it and runs its cl
   } finally {
     await server.close();
   }
-  assert.equal(closed, 2);
+  assert.equal(cleanups.closed, 2);
 });
 
 Deno.test("http: stateless mode serves each POST with a fresh server and no session id", async () => {
@@ -209,19 +216,16 @@ Deno.test("http: a long tool's progress reaches the client on the request's SSE 
 });
 
 Deno.test("http: a session whose client vanished without DELETE is closed once idle, running its cleanup", async () => {
-  let closed = 0;
-  const server = await serveHttp(() =>
-    createMcpServer({
-      name: "hello",
-      instructions: "Counts its cleanups.",
-      tools: createTools({ workspace: Workspace.fromEnv() }),
-      cleanup: () => void closed++,
-    }), { listen: { hostname: "127.0.0.1", port: 0 }, sessionIdleMs: 100 });
+  const cleanups = { closed: 0 };
+  const server = await serveHttp(helloCountingCleanups(cleanups), {
+    listen: { hostname: "127.0.0.1", port: 0 },
+    sessionIdleMs: 100,
+  });
   try {
     const { client } = await connectClient(server.url);
     assert.equal((await client.listTools()).tools.length, 3);
     await client.close(); // drops its streams, sends no DELETE
-    await waitFor("the idle session's cleanup", () => closed === 1);
+    await waitFor("the idle session's cleanup", () => cleanups.closed === 1);
     assert.equal(server.sessionCount(), 0);
   } finally {
     await server.close();

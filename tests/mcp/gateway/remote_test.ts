@@ -10,8 +10,8 @@ import { Downstreams } from "../../../mcp/gateway/downstream.ts";
 import { authorizeServer } from "../../../mcp/gateway/oauth/authorize.ts";
 import { runAuthCommand } from "../../../mcp/gateway/auth_command.ts";
 import { defaultTokenDir, TokenStore } from "../../../mcp/gateway/oauth/token_store.ts";
-import { createFinder } from "../../../mcp/gateway/finder.ts";
-import { createServer } from "../../../mcp/gateway/server.ts";
+import { frontDownstreams } from "../../../mcp/gateway/boot.ts";
+import { loadServerSdk } from "../../../lib/mcp/server.ts";
 import type { GatewayConfig } from "../../../mcp/gateway/types.ts";
 import { ToolError } from "../../../lib/mcp/errors.ts";
 import type { CallToolResult } from "../../../lib/mcp/sdk.ts";
@@ -87,17 +87,9 @@ Deno.test("remote OAuth: unauthorised → hint; auth flow stores 0600 tokens; ca
   assert.match(status.reason ?? "", /MCP server "lab": it needs authorisation; run "gateway-mcp auth lab"/);
   assert.equal(lab.counts.registrations, 0, "serving, the gateway registers no client on its own");
   assert.equal(lab.counts.authorizations, 0);
-  const handle = createServer({
-    backend: {
-      catalog: () => {
-        downstreams.retryDown().catch(() => {});
-        return downstreams.catalog();
-      },
-      status: () => downstreams.status(),
-      call: (name, args, options) => downstreams.call(name, args, options),
-    },
-    finder: createFinder(),
-  });
+  await loadServerSdk();
+  // The gateway exactly as boot.ts fronts its downstreams (the test closes them itself).
+  const handle = frontDownstreams(downstreams, { workspaceRoots: [], cleanup: () => Promise.resolve() });
   await using client = await connect(handle);
   const refused = await client.call("gateway_call", { name: "lab__whoami", arguments: {} });
   assert.equal(refused.isError, true);
