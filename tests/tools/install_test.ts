@@ -54,7 +54,9 @@ async function install(args: string[], env: Record<string, string>) {
 }
 
 async function baseEnv(home: string): Promise<Record<string, string>> {
+  // How this machine reaches the npm registry (a TLS-inspecting proxy's CA, say) is kept: a user's install has it.
   const keep = ["PATH", "SystemRoot", "TEMP", "TMP", "LOCALAPPDATA", "APPDATA", "PATHEXT", "ComSpec"];
+  keep.push("DENO_TLS_CA_STORE", "DENO_CERT", "NODE_EXTRA_CA_CERTS", "HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY");
   const env: Record<string, string> = { HOME: home, USERPROFILE: home };
   for (const name of keep) {
     const value = Deno.env.get(name);
