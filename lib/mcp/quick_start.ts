@@ -1,14 +1,13 @@
 /**
- * Answers a client's handshake (initialize, then tools/list) from the server's spec before the MCP SDK is
- * loaded. Loading the SDK (zod schemas of the whole protocol, a second zod, Ajv) was most of a cold start,
- * and a client waits for both answers before it uses a server. Every line read is handed on to the SDK
+ * Answers a client's handshake (initialize, then tools/list) from the server's manifest (`manifest.ts`)
+ * before the tool modules, zod or the MCP SDK are loaded: loading them was most of a cold start, and a
+ * client waits for both answers before it uses a server. Every line read is handed on to the SDK
  * server except the answered tools/list; initialize is handed on too, so the SDK server knows its client,
  * and the SDK's answer to it is dropped ({@link replayedAnswer}). Anything else stops the quick path.
  * @module
  */
 import type { JSONRPCMessage } from "./sdk.ts";
-import { serverCapabilities, serverInfo, type ServerSpec } from "./server.ts";
-import { listedTools } from "./tool.ts";
+import { serverCapabilities, serverInfo, type ServerManifest } from "./manifest.ts";
 import { log } from "../log.ts";
 
 /** The SDK's `LATEST_PROTOCOL_VERSION` and `SUPPORTED_PROTOCOL_VERSIONS` (a test keeps them equal). */
@@ -33,22 +32,25 @@ export interface Handshake {
   initialize?: { id: string | number; result: Record<string, unknown> };
 }
 
-/** The initialize result the SDK server gives for `spec`. */
-export function initializeResult(spec: ServerSpec, requestedVersion: string): Record<string, unknown> {
+/** The initialize result the SDK server gives for the server `manifest` describes. */
+export function initializeResult(
+  manifest: ServerManifest,
+  requestedVersion: string,
+): Record<string, unknown> {
   const protocolVersion = SUPPORTED_PROTOCOL_VERSIONS.includes(requestedVersion)
     ? requestedVersion
     : LATEST_PROTOCOL_VERSION;
   return {
     protocolVersion,
     capabilities: serverCapabilities(),
-    serverInfo: serverInfo(spec),
-    ...(spec.instructions ? { instructions: spec.instructions } : {}),
+    serverInfo: serverInfo(manifest.name),
+    ...(manifest.instructions ? { instructions: manifest.instructions } : {}),
   };
 }
 
 /** Reads `input` until the handshake is answered on `output`, or a message the quick path leaves alone. */
 export async function answerHandshake(
-  spec: ServerSpec,
+  manifest: ServerManifest,
   input: ReadableStream<Uint8Array>,
   output: WritableStream<Uint8Array>,
 ): Promise<Handshake> {
@@ -70,7 +72,7 @@ export async function answerHandshake(
         pending = pending.subarray(newline + 1);
         const message = parse(line);
         if (!initialize && isInitialize(message)) {
-          initialize = { id: message.id, result: initializeResult(spec, message.params.protocolVersion) };
+          initialize = { id: message.id, result: initializeResult(manifest, message.params.protocolVersion) };
           await answer(initialize.id, initialize.result);
           replay.push(line);
         } else if (initialize && message?.method === "notifications/initialized" && !("id" in message)) {
@@ -78,7 +80,7 @@ export async function answerHandshake(
         } else if (
           initialize && message?.method === "tools/list" && isId(message.id) && !message.params?.cursor
         ) {
-          await answer(message.id, { tools: listedTools(spec.tools) });
+          await answer(message.id, { tools: manifest.tools });
           break reading;
         } else {
           replay.push(line);

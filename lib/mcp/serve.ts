@@ -1,11 +1,14 @@
 /**
  * A server's process: stdio by default, Streamable HTTP with `--http [HOST:]PORT` (http.ts). Exits cleanly
  * on stdin EOF (stdio), SIGINT or SIGTERM, after the cleanup of every server instance. Over stdio the
- * handshake is answered before the SDK is loaded (`quick_start.ts`), unless the SDK server already exists.
+ * handshake is answered before the SDK is loaded (`quick_start.ts`), unless the SDK server already exists;
+ * given the server's manifest, before the server is even built. This module and what it imports statically
+ * stay free of zod, the SDK and the tool modules: they are a stdio server's whole cold start.
  * @module
  */
 import { answerHandshake, replayedAnswer } from "./quick_start.ts";
-import { loadServerSdk, type McpServerHandle } from "./server.ts";
+import type { McpServerHandle } from "./server.ts";
+import type { ServerManifest } from "./manifest.ts";
 import type { BootServer } from "./http.ts";
 import { parseServeArgs, UsageError } from "./serve_args.ts";
 import { isLoopback } from "./http_guard.ts";
@@ -25,6 +28,11 @@ export interface ServeOptions {
   /** Defaults to Deno.args and Deno.env. */
   args?: readonly string[];
   env?: Record<string, string | undefined>;
+  /**
+   * The server's committed handshake: over stdio it answers initialize and tools/list before `boot` runs,
+   * so `boot` should import the server's modules itself (a dynamic import) and be quick to fail.
+   */
+  manifest?: ServerManifest;
 }
 
 /**
@@ -45,7 +53,7 @@ export async function serve(boot: BootFromArgs, options: ServeOptions = {}): Pro
     Deno.exit(2);
   }
   const { http, rest } = parsed;
-  if (!http) return serveStdio(await boot(rest));
+  if (!http) return serveStdio(() => boot(rest), options.manifest);
   const bootSession: BootServer = () => boot(rest);
   let server;
   try {
@@ -72,25 +80,55 @@ export async function serve(boot: BootFromArgs, options: ServeOptions = {}): Pro
   });
 }
 
-/** Serves `handle` over stdin/stdout until the client goes away or a signal arrives. */
-export async function serveStdio(handle: McpServerHandle): Promise<void> {
-  const shutdown = onShutdown((reason) => {
-    log.debug(`${handle.name}-mcp: shutting down (${reason})`);
-    return handle.close();
+/**
+ * Serves the server `boot` builds over stdin/stdout until the client goes away or a signal arrives. With
+ * `manifest` the handshake is answered first and `boot` runs after it.
+ */
+export async function serveStdio(
+  boot: () => McpServerHandle | Promise<McpServerHandle>,
+  manifest?: ServerManifest,
+): Promise<void> {
+  let handle: McpServerHandle | undefined;
+  const shutdown = onShutdown(async (reason) => {
+    log.debug(`${handle?.name ?? manifest?.name ?? "MCP server"}: shutting down (${reason})`);
+    await handle?.close();
   });
-  const handshake = handle.serverBuilt
-    ? undefined
-    : await answerHandshake(handle.spec, Deno.stdin.readable, Deno.stdout.writable);
+  const handshake = manifest
+    ? await answerHandshake(manifest, Deno.stdin.readable, Deno.stdout.writable)
+    : undefined;
+  try {
+    handle = await boot();
+  } catch (error) {
+    // Exit non-zero: the unhandled-rejection guard below would otherwise keep a server that never started.
+    log.error(`${manifest ? `${manifest.name}-mcp` : "MCP server"}: cannot start`, error);
+    Deno.exit(1);
+  }
+  // Loaded after the handshake: the server module pulls in zod and the tool table.
+  const { loadServerSdk, manifestOfSpec } = await import("./server.ts");
+  if (manifest) warnOnDrift(manifest, manifestOfSpec(handle.spec));
+  const quick = handshake ??
+    (handle.serverBuilt
+      ? undefined
+      : await answerHandshake(manifestOfSpec(handle.spec), Deno.stdin.readable, Deno.stdout.writable));
   await loadServerSdk();
   // Loaded with the SDK, after the handshake: the transport checks messages with the SDK's schemas.
   const { LineTransport } = await import("./line_transport.ts");
   const transport = new LineTransport(
-    handshake?.input ?? Deno.stdin.readable,
+    quick?.input ?? Deno.stdin.readable,
     Deno.stdout.writable,
-    handshake?.initialize ? { dropAnswer: replayedAnswer(handshake.initialize) } : {},
+    quick?.initialize ? { dropAnswer: replayedAnswer(quick.initialize) } : {},
   );
   transport.onclose = () => shutdown("stdin closed");
   await handle.server.connect(transport);
+}
+
+/** A committed handshake that no longer matches the server told the client something untrue: say so. */
+function warnOnDrift(committed: ServerManifest, built: ServerManifest): void {
+  if (JSON.stringify(committed) === JSON.stringify(built)) return;
+  log.error(
+    `${built.name}-mcp: its handshake.json differs from its tool table; the client was shown the file. ` +
+      "Regenerate it with `deno task test:update`",
+  );
 }
 
 /** Runs `cleanup` once on SIGINT/SIGTERM (or the returned trigger), then exits; a stray rejection is logged. */

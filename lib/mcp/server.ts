@@ -4,10 +4,10 @@
  * stdio entry answers initialize and tools/list before paying for the SDK (`quick_start.ts`).
  * @module
  */
-import type { Implementation, LoggingMessageNotification, Server, ServerCapabilities } from "./sdk.ts";
-import { type ToolDefinition, toolTable } from "./tool.ts";
+import type { LoggingMessageNotification, Server } from "./sdk.ts";
+import { listedTools, type ToolDefinition, toolTable } from "./tool.ts";
+import type { ServerManifest } from "./manifest.ts";
 import type { Workspace } from "../workspace/workspace.ts";
-import { VERSION } from "../version.ts";
 
 let binding: typeof import("./server_binding.ts") | undefined;
 
@@ -42,15 +42,9 @@ export interface McpServerHandle {
   close(): Promise<void>;
 }
 
-/** The capabilities the server declares, the same before and after the SDK is loaded. */
-export function serverCapabilities(): ServerCapabilities {
-  // Every server honours logging/setLevel (the SDK keeps the level per session); see sendLog.
-  return { tools: { listChanged: false }, logging: {} };
-}
-
-/** The server's name and version as initialize reports them. */
-export function serverInfo(spec: ServerSpec): Implementation {
-  return { name: `${spec.name}-mcp`, version: VERSION };
+/** The handshake `spec` gives: what a server's committed `handshake.json` must hold. */
+export function manifestOfSpec(spec: ServerSpec): ServerManifest {
+  return { name: spec.name, instructions: spec.instructions, tools: listedTools(spec.tools) };
 }
 
 /** Checks the tool table (throws on a bad one) and returns the handle. No I/O happens here. */

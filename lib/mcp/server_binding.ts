@@ -8,12 +8,13 @@ import {
   Server,
 } from "./sdk.ts";
 import { registerTools } from "./register_tools.ts";
-import { serverCapabilities, serverInfo, type ServerSpec } from "./server.ts";
+import type { ServerSpec } from "./server.ts";
+import { serverCapabilities, serverInfo } from "./manifest.ts";
 import type { ToolDefinition } from "./tool.ts";
 
 /** Builds the SDK server for `spec` and its checked tool table. No I/O happens here. */
 export function buildServer(spec: ServerSpec, byName: ReadonlyMap<string, ToolDefinition>): Server {
-  const server = new Server(serverInfo(spec), {
+  const server = new Server(serverInfo(spec.name), {
     capabilities: serverCapabilities(),
     instructions: spec.instructions,
     jsonSchemaValidator: new LazyJsonSchemaValidator(),

@@ -1,4 +1,5 @@
 /** The edit server: exact-then-fuzzy edits and atomic whole-file writes inside the workspace. */
+import meta from "./server.json" with { type: "json" };
 import { createMcpServer, type McpServerHandle } from "../../lib/mcp/server.ts";
 import type { Workspace } from "../../lib/workspace/workspace.ts";
 import { createTools } from "./tools.ts";
@@ -18,9 +19,7 @@ export interface EditServerOptions {
 export function createServer(options: EditServerOptions): McpServerHandle {
   return createMcpServer({
     name: "edit",
-    instructions:
-      "Edit files in place: edit_file replaces exact text (tolerating trailing spaces and look-alike quotes, dashes, " +
-      "spaces), edit_write writes whole files. Both write atomically.",
+    instructions: meta.instructions,
     tools: createTools({
       workspace: options.workspace,
       locks: new FileLocks(),

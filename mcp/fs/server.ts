@@ -1,4 +1,5 @@
 /** The fs server: numbered paged reads, compact trees and structured stats of workspace files. */
+import meta from "./server.json" with { type: "json" };
 import { createMcpServer, type McpServerHandle } from "../../lib/mcp/server.ts";
 import type { Workspace } from "../../lib/workspace/workspace.ts";
 import { locateRipgrep, type Ripgrep } from "../../lib/ripgrep/locate.ts";
@@ -18,8 +19,7 @@ export interface FsOptions {
 export function createServer(options: FsOptions): McpServerHandle {
   return createMcpServer({
     name: "fs",
-    instructions:
-      "Read files with line numbers and paging (fs_read), list folders as a gitignore-aware tree (fs_list), stat paths (fs_stat).",
+    instructions: meta.instructions,
     tools: createTools({
       workspace: options.workspace,
       ripgrep: options.ripgrep ?? (() => locateRipgrep()),

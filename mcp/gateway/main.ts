@@ -11,13 +11,13 @@ import { log } from "../../lib/log.ts";
 import { serve } from "../../lib/mcp/serve.ts";
 import { FILTER_PROCESS_FLAG, runFilterProcess } from "../shell/filter_process.ts";
 import { boot } from "./boot.ts";
-import { runAuthCommand } from "./auth_command.ts";
 import { ConfigError } from "./config.ts";
 
 if (Deno.args[0] === FILTER_PROCESS_FLAG) {
   // A compiled gateway hosting the shell server doubles as its output-filter process, as shell-mcp does.
   await runFilterProcess();
 } else if (Deno.args[0] === "auth") {
+  const { runAuthCommand } = await import("./auth_command.ts");
   Deno.exit(await runAuthCommand(Deno.args.slice(1), Deno.env.toObject()));
 } else {
   // Over HTTP every session boots its own gateway (and downstream servers); a bad config ends the process.

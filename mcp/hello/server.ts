@@ -1,4 +1,5 @@
 /** The hello server: the first thing a user wires up. */
+import meta from "./server.json" with { type: "json" };
 import { createMcpServer, type McpServerHandle } from "../../lib/mcp/server.ts";
 import type { Workspace } from "../../lib/workspace/workspace.ts";
 import { createTools } from "./tools.ts";
@@ -12,7 +13,7 @@ export interface HelloOptions {
 export function createServer(options: HelloOptions): McpServerHandle {
   return createMcpServer({
     name: "hello",
-    instructions: "Checks that the MCP wiring works: hello_ping, hello_echo, hello_whoami.",
+    instructions: meta.instructions,
     tools: createTools(options),
     workspace: options.workspace,
   });

@@ -1,4 +1,5 @@
 /** The notes server: repo-local agent memory as markdown files under `<repo-root>/.continue-notes/`. */
+import meta from "./server.json" with { type: "json" };
 import { createMcpServer, type McpServerHandle } from "../../lib/mcp/server.ts";
 import { createTools, type NotesDeps } from "./tools.ts";
 
@@ -6,9 +7,7 @@ import { createTools, type NotesDeps } from "./tools.ts";
 export function createServer(options: NotesDeps): McpServerHandle {
   return createMcpServer({
     name: "notes",
-    instructions:
-      "Repo-local memory in .continue-notes/: notes_list at the start of a task, notes_read the " +
-      "relevant notes, notes_write durable learnings (build commands, gotchas, decisions) at the end.",
+    instructions: meta.instructions,
     tools: createTools(options),
     workspace: options.workspace,
   });

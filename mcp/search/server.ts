@@ -1,4 +1,5 @@
 /** The search server: ripgrep-backed content and file-name search. */
+import meta from "./server.json" with { type: "json" };
 import { createMcpServer, type McpServerHandle } from "../../lib/mcp/server.ts";
 import { createTools, type SearchDeps } from "./tools.ts";
 
@@ -6,8 +7,7 @@ import { createTools, type SearchDeps } from "./tools.ts";
 export function createServer(deps: SearchDeps): McpServerHandle {
   return createMcpServer({
     name: "search",
-    instructions:
-      "Fast ripgrep search of the workspace: search_grep for contents, search_glob for file names.",
+    instructions: meta.instructions,
     tools: createTools(deps),
     workspace: deps.workspace,
   });

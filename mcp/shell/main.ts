@@ -8,19 +8,23 @@
  */
 import { log } from "../../lib/log.ts";
 import { serve } from "../../lib/mcp/serve.ts";
-import { boot } from "./boot.ts";
+import { manifestOf } from "../../lib/mcp/manifest.ts";
+import server from "./server.json" with { type: "json" };
+import tools from "./tools.json" with { type: "json" };
 import { FILTER_PROCESS_FLAG, runFilterProcess } from "./filter_process.ts";
-import { reapOrphans } from "./orphans.ts";
 
 if (Deno.args[0] === FILTER_PROCESS_FLAG) {
   // The compiled executable doubles as the process that runs output filters (see filter.ts).
   await runFilterProcess();
 } else {
-  // Jobs of a server that died without its watchdog (killed with it, say) are found by their marker.
-  reapOrphans().then(
-    (pids) =>
-      pids.length && log.info(`Reaped ${pids.length} processes of a dead shell server: ${pids.join(", ")}`),
-    (error) => log.error("Cannot reap the jobs of dead shell servers", error),
-  );
-  await serve(boot);
+  // The handshake is answered from the committed files; the server's modules load after it (cold start).
+  await serve(async () => {
+    // Jobs of a server that died without its watchdog (killed with it, say) are found by their marker.
+    (await import("./orphans.ts")).reapOrphans().then(
+      (pids) =>
+        pids.length && log.info(`Reaped ${pids.length} processes of a dead shell server: ${pids.join(", ")}`),
+      (error) => log.error("Cannot reap the jobs of dead shell servers", error),
+    );
+    return (await import("./boot.ts")).boot();
+  }, { manifest: manifestOf("shell", server, tools) });
 }

@@ -1,4 +1,5 @@
 /** The shell server: a background-job terminal whose calls never block the agent for long. */
+import meta from "./server.json" with { type: "json" };
 import { createMcpServer, type McpServerHandle } from "../../lib/mcp/server.ts";
 import type { Workspace } from "../../lib/workspace/workspace.ts";
 import { JobRegistry, type JobsOptions } from "./jobs.ts";
@@ -21,8 +22,7 @@ export function createServer(options: ShellOptions): McpServerHandle {
   const jobs = new JobRegistry(options);
   return createMcpServer({
     name: "shell",
-    instructions: "Runs shell commands as jobs. shell_run waits up to wait_s, then hands back a job_id; " +
-      "follow long jobs with shell_output and stop them with shell_kill (kills the whole process tree).",
+    instructions: meta.instructions,
     tools: createTools({
       jobs,
       runTimeoutS: options.runTimeoutS,

@@ -5,6 +5,9 @@
  * @module
  */
 import { serve } from "../../lib/mcp/serve.ts";
-import { boot } from "./boot.ts";
+import { manifestOf } from "../../lib/mcp/manifest.ts";
+import server from "./server.json" with { type: "json" };
+import tools from "./tools.json" with { type: "json" };
 
-await serve(boot);
+// The handshake is answered from the committed files; the server's modules load after it (cold start).
+await serve(async () => (await import("./boot.ts")).boot(), { manifest: manifestOf("sql", server, tools) });

@@ -1,4 +1,5 @@
 /** The sql server: format and lint SQL in one house style with sqruff or sqlfluff. */
+import meta from "./server.json" with { type: "json" };
 import { createMcpServer, type McpServerHandle } from "../../lib/mcp/server.ts";
 import { createTools, type SqlDeps } from "./tools.ts";
 
@@ -6,8 +7,7 @@ import { createTools, type SqlDeps } from "./tools.ts";
 export function createServer(options: SqlDeps): McpServerHandle {
   return createMcpServer({
     name: "sql",
-    instructions: "Format and lint SQL in the house style (Snowflake, lower case, leading commas) with " +
-      "sqruff or sqlfluff; a workspace .sqruff/.sqlfluff overrides it. sqlfluff takes ~1 s per statement.",
+    instructions: meta.instructions,
     tools: createTools(options),
     workspace: options.workspace,
   });

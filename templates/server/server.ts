@@ -13,7 +13,7 @@ export interface ServerOptions {
 export function createServer(options: ServerOptions): McpServerHandle {
   return createMcpServer({
     name: "template",
-    instructions: manifest.summary,
+    instructions: manifest.instructions,
     tools: createTools(options),
     workspace: options.workspace,
   });

@@ -134,6 +134,7 @@ export function createTools(deps: { workspace: Workspace }): ToolDefinition[] {
 /** mcp/loc/server.json: the summary kept, tail kept, the smoke call and permissions updated. */
 export const SERVER_JSON = `{
   "summary": "Counts lines of code per language in a folder.",
+  "instructions": "Counts lines of code per language in a folder.",
   "tail": true,
   "permissions": ["--allow-read", "--allow-env", "--allow-run"],
   "smoke": { "tool": "loc_count", "arguments": { "path": "mcp/loc" } }
@@ -193,7 +194,7 @@ Deno.test("renderCounts caps the table and says what it cut", () => {
 
 Deno.test("loc: tools/list matches the snapshot", async () => {
   await using c = await connect(createServer({ workspace: new Workspace({ cwd: Deno.cwd() }) }));
-  await assertSnapshot(new URL("./tools.snapshot.json", import.meta.url), (await c.client.listTools()).tools);
+  await assertSnapshot(new URL("../../../mcp/loc/tools.json", import.meta.url), (await c.client.listTools()).tools);
 });
 
 Deno.test("loc: the stdio entrypoint answers a real client", async () => {

@@ -68,7 +68,7 @@ Deno.test("renderTemplateFile: the summary is replaced once, JSON-quoted in serv
     test,
     'import { a } from "../../../lib/a.ts";\nimport { b } from "../../../mcp/loc/server.ts";\nnew URL("../../../mcp/loc/", import.meta.url);',
   );
-  assert.equal(targetPath("tests/tools.snapshot.json", "loc"), "tests/mcp/loc/tools.snapshot.json");
+  assert.equal(targetPath("tests/server_test.ts", "loc"), "tests/mcp/loc/server_test.ts");
   assert.equal(targetPath("tools.ts", "loc"), "mcp/loc/tools.ts");
 });
 
@@ -148,9 +148,9 @@ Deno.test("deno task new: a hot server gets a Continue block and no gateway entr
     "mcp/repo-map/main.ts",
     "mcp/repo-map/server.json",
     "mcp/repo-map/server.ts",
+    "mcp/repo-map/tools.json",
     "mcp/repo-map/tools.ts",
     "tests/mcp/repo-map/server_test.ts",
-    "tests/mcp/repo-map/tools.snapshot.json",
   ]);
   const lint = await run(
     ["lint", "mcp/repo-map", "tests/mcp/repo-map", "mcp/gateway/builtins.ts"],

@@ -38,9 +38,7 @@ Deno.test("every code span of the new-mcp-tool skill names something that exists
   const isPath = async (path: string) =>
     await exists(fill(path)) || planned.some((file) => file === fill(path) || file.startsWith(fill(path)));
   const toolNames = async (server: string) =>
-    JSON.parse(await read(`tests/mcp/${server}/tools.snapshot.json`)).map((tool: { name: string }) =>
-      tool.name
-    );
+    JSON.parse(await read(`mcp/${server}/tools.json`)).map((tool: { name: string }) => tool.name);
   const manifestKeys = Object.keys(JSON.parse(await read("templates/server/server.json")));
 
   const checks: [RegExp, (span: string, match: RegExpMatchArray) => Promise<void> | void][] = [
@@ -88,7 +86,7 @@ Deno.test("every code span of the new-mcp-tool skill names something that exists
     }],
     [/^\{ "name": "<name>__<tool>" \}$/, async () => {
       assert.equal(SEPARATOR, "__");
-      const snapshot = JSON.parse(await read("tests/mcp/gateway/tools.snapshot.json"));
+      const snapshot = JSON.parse(await read("mcp/gateway/tools.json"));
       const call = snapshot.find((tool: { name: string }) => tool.name === "gateway_call");
       assert.deepEqual(call.inputSchema.required, ["name"]);
     }],

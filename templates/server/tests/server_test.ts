@@ -25,7 +25,10 @@ Deno.test("template_describe refuses a path outside the workspace", async () => 
 
 Deno.test("template: tools/list matches the snapshot", async () => {
   await using c = await connect(createServer({ workspace: new Workspace({ cwd: Deno.cwd() }) }));
-  await assertSnapshot(new URL("./tools.snapshot.json", import.meta.url), (await c.client.listTools()).tools);
+  await assertSnapshot(
+    new URL("tools.json", new URL("../", import.meta.url)),
+    (await c.client.listTools()).tools,
+  );
 });
 
 Deno.test("template: the stdio entrypoint answers a real client", async () => {

@@ -112,9 +112,9 @@ export async function openPlace(
   };
 }
 
-/** The tool names in `tests/mcp/<name>/tools.snapshot.json`: what tools/list must show through any client. */
+/** The tool names in `mcp/<name>/tools.json`: what tools/list must show through any client. */
 export async function snapshotToolNames(name: string): Promise<string[]> {
-  const file = join(REPO_ROOT, "tests", "mcp", name, "tools.snapshot.json");
+  const file = join(REPO_ROOT, "mcp", name, "tools.json");
   const tools: { name: string }[] = JSON.parse(await Deno.readTextFile(file));
   return tools.map((tool) => tool.name);
 }

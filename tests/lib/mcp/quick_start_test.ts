@@ -10,6 +10,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "../../../lib/mcp/quick_start.ts";
 import { boot } from "../../../mcp/hello/boot.ts";
+import { manifestOfSpec } from "../../../lib/mcp/server.ts";
 import { connect } from "../../_support/connect.ts";
 import { spawnStdio } from "../../_support/stdio.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
@@ -33,7 +34,7 @@ async function handshake(lines: object[]): Promise<{ answers: { id: unknown }[];
   const output = new WritableStream<Uint8Array>({
     write: (chunk) => void (written += new TextDecoder().decode(chunk)),
   });
-  const result = await answerHandshake(boot().spec, input, output);
+  const result = await answerHandshake(manifestOfSpec(boot().spec), input, output);
   let left = "";
   for await (const chunk of result.input) left += new TextDecoder().decode(chunk);
   return {

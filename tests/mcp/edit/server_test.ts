@@ -13,7 +13,7 @@ const TOKEN_BUDGET = 400;
 Deno.test("tools/list matches the snapshot", async () => {
   await using c = await connect(createServer({ workspace: new Workspace({ cwd: Deno.cwd() }) }));
   const { tools } = await c.client.listTools();
-  await assertSnapshot(new URL("./tools.snapshot.json", import.meta.url), tools);
+  await assertSnapshot(new URL("../../../mcp/edit/tools.json", import.meta.url), tools);
 });
 
 Deno.test(`tools/list fits the server's ${TOKEN_BUDGET}-token budget and the description limits`, async () => {

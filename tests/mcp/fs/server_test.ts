@@ -11,7 +11,7 @@ const TOKEN_BUDGET = 340;
 Deno.test("tools/list matches the snapshot", async () => {
   await using c = await fsClient(Deno.cwd());
   const { tools } = await c.client.listTools();
-  await assertSnapshot(new URL("./tools.snapshot.json", import.meta.url), tools);
+  await assertSnapshot(new URL("../../../mcp/fs/tools.json", import.meta.url), tools);
 });
 
 Deno.test("tools/list fits the fs server's token budget, every tool annotated read-only", async () => {

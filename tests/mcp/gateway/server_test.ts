@@ -46,7 +46,7 @@ Deno.test("tools/list: four tools, ≤ 500 tokens at rest whatever sits behind, 
   assert.ok(tokens <= 500, `the gateway's tools/list costs ${tokens} tokens`);
   assert.equal(tools.find((tool) => tool.name === "gateway_call_read")?.annotations?.readOnlyHint, true);
   assert.equal(tools.find((tool) => tool.name === "gateway_call")?.annotations?.readOnlyHint, false);
-  await assertSnapshot(new URL("./tools.snapshot.json", import.meta.url), tools);
+  await assertSnapshot(new URL("../../../mcp/gateway/tools.json", import.meta.url), tools);
 });
 
 Deno.test("instructions name the connected servers and what each is for", async () => {

@@ -85,7 +85,7 @@ Deno.test("MCP_WORKSPACE wins over the client's roots", async () => {
 Deno.test("tools/list matches the snapshot", async () => {
   await using c = await connect(helloServer());
   const { tools } = await c.client.listTools();
-  await assertSnapshot(new URL("./tools.snapshot.json", import.meta.url), tools);
+  await assertSnapshot(new URL("../../../mcp/hello/tools.json", import.meta.url), tools);
 });
 
 Deno.test("stdio: a real client initializes, lists and calls over pipes", async () => {

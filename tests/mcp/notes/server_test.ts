@@ -202,7 +202,7 @@ Deno.test("tools/list matches the snapshot and carries the right annotations", a
     ["notes_write", false, true],
     ["notes_delete", false, true],
   ]);
-  await assertSnapshot(new URL("./tools.snapshot.json", import.meta.url), tools);
+  await assertSnapshot(new URL("../../../mcp/notes/tools.json", import.meta.url), tools);
 });
 
 Deno.test("stdio: two server processes writing different notes at once leave both intact", async () => {

@@ -16,7 +16,7 @@ const TOKEN_BUDGET = 400;
 Deno.test("tools/list matches the snapshot", async () => {
   await using c = await connectSearch(Deno.cwd());
   const { tools } = await c.client.listTools();
-  await assertSnapshot(new URL("./tools.snapshot.json", import.meta.url), tools);
+  await assertSnapshot(new URL("../../../mcp/search/tools.json", import.meta.url), tools);
 });
 
 Deno.test("tools/list fits the token budget; descriptions stay terse; tools are read-only", async () => {

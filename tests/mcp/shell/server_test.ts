@@ -454,7 +454,7 @@ Deno.test("tools/list fits the token budget and matches the snapshot", async () 
     tokens += encode(tool.name + tool.description + JSON.stringify(tool.inputSchema)).length;
   }
   assert.ok(tokens <= 620, `tools/list takes ${tokens} tokens`);
-  await assertSnapshot(new URL("./tools.snapshot.json", import.meta.url), tools);
+  await assertSnapshot(new URL("../../../mcp/shell/tools.json", import.meta.url), tools);
 });
 
 function onPath(name: string): boolean {

@@ -12,7 +12,7 @@ const TOKEN_BUDGET = 260;
 Deno.test("tools/list matches the snapshot and fits the token budget", async () => {
   await using c = await connect(sqlServer(Deno.cwd()));
   const { tools } = await c.client.listTools();
-  await assertSnapshot(new URL("./tools.snapshot.json", import.meta.url), tools);
+  await assertSnapshot(new URL("../../../mcp/sql/tools.json", import.meta.url), tools);
   const tokens = tools.reduce(
     (sum, t) => sum + encode(t.name + (t.description ?? "") + JSON.stringify(t.inputSchema)).length,
     0,
