@@ -51,15 +51,13 @@ export async function editFile(deps: EditDeps, input: EditFileInput): Promise<st
         "several files (each is still re-checked just before it is written)",
     );
   }
-  const action = files.length === 1
-    ? `${ACTION} "${files[0].path.display}"`
-    : `${ACTION} ${files.map((file) => `"${file.path.display}"`).join(", ")}`;
+  const action = `${ACTION} ${files.map((file) => `"${file.path.display}"`).join(", ")}`;
   return await deps.locks.runAll(files.map((file) => file.path.real), async () => {
     const plans = await planAll(files, { maxBytes: deps.maxBytes, expectedSha256: input.expected_sha256 });
     if (input.dry_run) return plans.map((plan) => renderFilePlan(plan, "none")).join("\n");
     try {
       // A read-only file anywhere in the call refuses it before any file is written.
-      for (const plan of plans) if (plan.target.info) await checkWritable(plan.target, ACTION);
+      for (const plan of plans) if (plan.target.info) await checkWritable(plan.target, actionOf(plan));
     } catch (error) {
       throw nothingWritten([error as ToolError], plans.length);
     }

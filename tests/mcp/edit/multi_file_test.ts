@@ -276,3 +276,19 @@ Deno.test("accepted shapes: { path, edits } groups, file_path in an edit; unknow
   assert.equal(failure.code, "invalid_argument");
   assert.match(failure.text, /"edits\.0\.paths": unknown argument \(did you mean "path"\?\)/);
 });
+
+Deno.test("concurrent calls naming the same files in opposite orders all finish (locks taken in one order)", async () => {
+  await using f = await editFixture({ "a.txt": "a\n", "b.txt": "b\n" });
+  const calls = Array.from({ length: 10 }, (_, i) =>
+    f.call("edit_file", {
+      edits: (i % 2 ? ["b.txt", "a.txt"] : ["a.txt", "b.txt"]).map((path) => ({
+        path,
+        "old_text": "\n",
+        "new_text": `${i}\n`,
+      })),
+    }));
+  const results = await Promise.all(calls);
+  assert.deepEqual(results.map((result) => result.isError), Array(10).fill(undefined));
+  assert.equal((await f.read("a.txt")).length, 12); // "a" + ten digits + "\n": no call's edit was lost
+  assert.equal((await f.read("b.txt")).length, 12);
+});
