@@ -97,10 +97,15 @@ const rename: Task = {
   steps: {
     ours: [
       () => ["search_grep", { pattern: "formatTotal", word: true, mode: "count" }],
-      ...RENAMED.map((path): Step => () => ["edit_file", {
-        path,
-        edits: [{ old_text: "formatTotal", new_text: "formatMoney", replace_all: true }],
-      }]),
+      // One edit_file call changes the four files together (all or none).
+      () => ["edit_file", {
+        edits: RENAMED.map((path) => ({
+          path,
+          old_text: "formatTotal",
+          new_text: "formatMoney",
+          replace_all: true,
+        })),
+      }],
       () => ["shell_run", { command: "node --test test/format.test.js" }],
     ],
     dc: [

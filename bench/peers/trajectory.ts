@@ -31,7 +31,8 @@ const TOOLKITS: { id: ToolkitId; label: string; start(root: string): Promise<Too
   },
 ];
 
-interface Replay {
+/** One task replayed through one toolkit: tokens, calls and whether the end state is right. */
+export interface Replay {
   total: number;
   schemas: number;
   results: number;
@@ -41,7 +42,8 @@ interface Replay {
   failure: string | null;
 }
 
-async function replay(task: (typeof TASKS)[number], toolkitId: ToolkitId): Promise<Replay> {
+/** Replays `task` through one toolkit on a fresh fixture copy (also run alone by a scratch script). */
+export async function replay(task: (typeof TASKS)[number], toolkitId: ToolkitId): Promise<Replay> {
   const root = await writeFixture();
   const toolkit = await TOOLKITS.find((t) => t.id === toolkitId)!.start(root);
   try {

@@ -50,7 +50,8 @@ export class FileLocks {
   async run<T>(path: string, fn: () => Promise<T>, options: LockRunOptions = {}): Promise<T> {
     // Keyed before any await, so calls on one path in one process keep their order.
     return await this.#local.run(resolve(path), async () => {
-      const file = await this.#acquire(await lockKey(path), options);
+      const key = await lockKey(path);
+      const file = await this.#acquire(await bucketOf(key), `Cannot change "${basename(key)}"`, options);
       try {
         return await fn();
       } finally {
@@ -59,8 +60,34 @@ export class FileLocks {
     });
   }
 
-  async #acquire(key: string, options: LockRunOptions): Promise<Deno.FsFile> {
-    const bucket = parseInt((await sha256Hex(new TextEncoder().encode(key))).slice(0, 8), 16) % BUCKETS;
+  /**
+   * Runs `fn` while holding the locks of every path (one call that writes several files). Paths and lock
+   * files are taken in one sorted order, so two such runs never wait for each other in a circle, and a lock
+   * file two paths share is taken once: a second OS lock on it from this process would wait for itself.
+   */
+  async runAll<T>(paths: readonly string[], fn: () => Promise<T>, options: LockRunOptions = {}): Promise<T> {
+    const keys = [...new Set(paths.map((path) => resolve(path)))].sort();
+    const locked = async () => {
+      const buckets = [...new Set(await Promise.all(keys.map(async (key) => bucketOf(await lockKey(key)))))];
+      const files: Deno.FsFile[] = [];
+      try {
+        for (const bucket of buckets.sort((a, b) => a - b)) {
+          const fallback = keys.length === 1
+            ? `Cannot change "${basename(keys[0])}"`
+            : `Cannot change ${keys.length} files`;
+          files.push(await this.#acquire(bucket, fallback, options));
+        }
+        return await fn();
+      } finally {
+        for (const file of files) file.close();
+      }
+    };
+    const nest = (at: number): Promise<T> =>
+      at === keys.length ? locked() : this.#local.run(keys[at], () => nest(at + 1));
+    return await nest(0);
+  }
+
+  async #acquire(bucket: number, fallbackAction: string, options: LockRunOptions): Promise<Deno.FsFile> {
     const lockPath = join(this.#dir, `${bucket.toString(16).padStart(2, "0")}.lock`);
     const deadline = performance.now() + this.#timeoutMs;
     let pause = 1;
@@ -76,7 +103,7 @@ export class FileLocks {
       file.close();
       options.signal?.throwIfAborted();
       if (performance.now() > deadline) {
-        const action = options.action ?? `Cannot change "${basename(key)}"`;
+        const action = options.action ?? fallbackAction;
         throw new ToolError(
           "timeout",
           `${action}: another process has held the file's lock for ${this.#timeoutMs / 1000} s; ` +
@@ -93,6 +120,11 @@ export class FileLocks {
 export function defaultLockDir(): string {
   const user = Deno.env.get("USER") ?? Deno.env.get("USERNAME") ?? Deno.env.get("LOGNAME") ?? "user";
   return join(tmpdir(), `continue-mcp-locks-${user.replace(/[^A-Za-z0-9_.-]/g, "_")}`);
+}
+
+/** Which of the {@link BUCKETS} lock files guards `key`. */
+async function bucketOf(key: string): Promise<number> {
+  return parseInt((await sha256Hex(new TextEncoder().encode(key))).slice(0, 8), 16) % BUCKETS;
 }
 
 /** The real path (the folder resolved, so two spellings of one file share a lock). */

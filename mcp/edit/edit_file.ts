@@ -1,23 +1,19 @@
-/** edit_file: read, check, plan (pure), re-check and write, under a per-file lock. */
+/**
+ * edit_file: group the edits per file, then under the files' locks read, check and plan every file (pure),
+ * and only when all of them are fine re-check and write them, putting back earlier files if a later
+ * write fails.
+ * @module
+ */
 import type { Workspace } from "../../lib/workspace/workspace.ts";
 import { sha256Hex } from "../../lib/fs/sha256.ts";
-import { formatCount } from "../../lib/text/format.ts";
-import { editError } from "./errors.ts";
-import { hasLoneSurrogate } from "./decode.ts";
-import { type EditRequest, planEdits } from "./plan.ts";
-import { renderEditReport } from "./report.ts";
-import {
-  notFoundError,
-  readTarget,
-  resolvePath,
-  statTarget,
-  type Target,
-  writeTarget,
-} from "./file_access.ts";
+import { ToolError } from "../../lib/mcp/errors.ts";
+import { capText } from "../../lib/text/cap.ts";
 import type { FileLocks } from "../../lib/fs/file_lock.ts";
-import { decodeFile } from "./decode.ts";
-import { numberedHunks, unifiedDiff } from "./hunk_text.ts";
-import { LineIndex } from "./line_endings.ts";
+import { editError } from "./errors.ts";
+import { checkCreateAlone, type EditItem, type FileEdits, groupEdits, mergeSameFile } from "./edit_groups.ts";
+import { actionOf, type FilePlan, planFile, renderFilePlan } from "./file_plan.ts";
+import { checkWritable, type ResolvedPath, resolvePath, writeTarget } from "./file_access.ts";
+import { writeAll } from "./write_files.ts";
 
 /** What edit_file needs from the server. */
 export interface EditDeps {
@@ -30,145 +26,119 @@ export interface EditDeps {
 
 /** The validated arguments of edit_file. */
 export interface EditFileInput {
-  path: string;
-  edits: EditRequest[];
+  path?: string;
+  edits: EditItem[];
   "dry_run"?: boolean;
   "expected_sha256"?: string;
 }
 
 const ACTION = "Cannot edit";
+const MAX_ERROR_CHARS = 16_000;
 
 /** Runs one edit_file call and returns the text for the model. */
 export async function editFile(deps: EditDeps, input: EditFileInput): Promise<string> {
-  validateRequest(input);
-  const path = await resolvePath(deps.workspace, input.path, ACTION);
-  const locked = { action: `${ACTION} "${path.display}"` };
-  return await deps.locks.run(path.real, async () => {
-    const target = await statTarget(path, ACTION);
-    const create = input.edits.length === 1 && input.edits[0].old_text === "";
-    if (!target.info) {
-      if (!create) throw await notFoundError(target, ACTION, `Use old_text "" to create it.`);
-      return await createFile(target, input.edits[0].new_text, input);
-    }
-    const bytes = await readTarget(target, deps.maxBytes, ACTION);
-    const before = await sha256Hex(bytes);
-    checkExpected(input.expected_sha256, before, target.display);
-    if (create) {
-      decodeFile(bytes, target.display); // encoding and binary checks come before "exists"
-      if (bytes.length > 0) {
-        throw editError(
-          "file_exists",
-          `Cannot create "${target.display}": it already exists and is not empty; edit it with a non-empty old_text`,
-        );
-      }
-      return await createFile(target, input.edits[0].new_text, input);
-    }
-    const plan = planEdits(bytes, input.edits, target.display);
-    const after = await sha256Hex(plan.bytes);
-    if (input.dry_run) {
-      return renderEditReport(plan, {
-        display: target.display,
-        dryRun: true,
-        write: "none",
-        sha256After: after,
-      });
-    }
-    await recheck(target, before);
-    const write = await writeTarget(target, plan.bytes, ACTION);
-    return renderEditReport(plan, { display: target.display, dryRun: false, write, sha256After: after });
-  }, locked);
-}
-
-function validateRequest(input: EditFileInput): void {
-  if (input.edits.length > 1 && input.edits.some((edit) => edit.old_text === "")) {
+  const named = groupEdits(input);
+  const resolved: FileEdits<ResolvedPath>[] = [];
+  for (const file of named) {
+    resolved.push({ ...file, path: await resolvePath(deps.workspace, file.path, ACTION) });
+  }
+  const files = mergeSameFile(resolved, (path) => path.real);
+  for (const file of files) checkCreateAlone(file, file.path.display, files.length);
+  if (files.length > 1 && input.expected_sha256 !== undefined) {
     throw editError(
       "invalid_request",
-      `Cannot edit "${input.path}": old_text "" (create a file) works only as the single edit of a call`,
+      `${ACTION} ${files.length} files: expected_sha256 checks a single file; leave it out when edits name ` +
+        "several files (each is still re-checked just before it is written)",
     );
   }
-  input.edits.forEach((edit, index) => {
-    if (hasLoneSurrogate(edit.old_text) || hasLoneSurrogate(edit.new_text)) {
-      throw editError(
-        "invalid_request",
-        `Cannot edit "${input.path}": edit ${index} contains an unpaired surrogate`,
-      );
+  const action = `${ACTION} ${files.map((file) => `"${file.path.display}"`).join(", ")}`;
+  return await deps.locks.runAll(files.map((file) => file.path.real), async () => {
+    const plans = await planAll(files, { maxBytes: deps.maxBytes, expectedSha256: input.expected_sha256 });
+    if (input.dry_run) return plans.map((plan) => renderFilePlan(plan, "none")).join("\n");
+    try {
+      // A read-only file anywhere in the call refuses it before any file is written.
+      for (const plan of plans) if (plan.target.info) await checkWritable(plan.target, actionOf(plan));
+    } catch (error) {
+      throw nothingWritten([error as ToolError], plans.length);
     }
-    const count = edit.expected_count;
-    if (count !== undefined && (!Number.isInteger(count) || count < 0)) {
-      throw editError(
-        "invalid_request",
-        `Cannot edit "${input.path}": edit ${index} has expected_count ${count}; use a whole number of occurrences`,
-      );
+    const methods = await writeAll(plans, {
+      write: async (plan) => {
+        await recheck(plan);
+        return await writeTarget(plan.target, plan.bytes, actionOf(plan));
+      },
+      restore,
+      display: (plan) => plan.target.display,
+    });
+    return plans.map((plan, at) => renderFilePlan(plan, methods[at])).join("\n");
+  }, { action });
+}
+
+/** Plans every file; when any fails, throws them all together (nothing has been written). */
+async function planAll(
+  files: FileEdits<ResolvedPath>[],
+  options: { maxBytes: number; expectedSha256?: string },
+): Promise<FilePlan[]> {
+  if (files.length === 1) return [await planFile(files[0], options)];
+  const plans: FilePlan[] = [];
+  const failures: ToolError[] = [];
+  for (const file of files) {
+    try {
+      plans.push(await planFile(file, options));
+    } catch (error) {
+      if (!(error instanceof ToolError)) throw error;
+      failures.push(error);
     }
-    if (edit.expected_count !== undefined && !edit.replace_all && edit.expected_count !== 1) {
-      throw editError(
-        "invalid_request",
-        `Cannot edit "${input.path}": edit ${index} has expected_count ${edit.expected_count} without replace_all; set replace_all: true`,
-      );
-    }
-  });
-  if (input.expected_sha256 !== undefined && !/^[0-9a-f]{64}$/.test(normalizeHash(input.expected_sha256))) {
-    throw editError(
-      "invalid_request",
-      `Cannot edit "${input.path}": expected_sha256 must be 64 hex digits (the SHA-256 of the file as read)`,
-    );
   }
+  if (failures.length) throw nothingWritten(failures, files.length);
+  return plans;
 }
 
-/** Accepts `SHA256:ABC…`, fs_read's `sha256 abc…` and stray spaces as models send them. */
-export function normalizeHash(hash: string): string {
-  return hash.trim().toLowerCase().replace(/^sha-?256\s*:?\s*/, "");
-}
-
-/** Throws `stale` when the file's hash is not the one the model read. */
-export function checkExpected(expected: string | undefined, current: string, display: string): void {
-  if (expected === undefined || normalizeHash(expected) === current) return;
-  throw editError(
-    "stale",
-    `Cannot change "${display}": it changed since it was read (expected_sha256 ${
-      normalizeHash(expected)
-    }, current ${current}); read it again`,
+/** The failures of a several-file call as one error: the first one's code and kind, every file's message. */
+function nothingWritten(failures: ToolError[], fileCount: number): ToolError {
+  if (fileCount === 1) return failures[0];
+  const messages = capText(failures.map((failure) => failure.message).join("\n"), MAX_ERROR_CHARS);
+  return new ToolError(
+    failures[0].code,
+    `${messages}\nNothing was written: all ${fileCount} files of the call are unchanged`,
+    { meta: failures[0].meta },
   );
 }
 
 /** Throws `stale` when the file changed on disk while this call was computing. */
-async function recheck(target: Target, before: string): Promise<void> {
-  let now: string;
-  try {
-    now = await sha256Hex(await Deno.readFile(target.real));
-  } catch {
-    now = "(unreadable)";
+async function recheck(plan: FilePlan): Promise<void> {
+  const now = await currentHash(plan.target.real);
+  if (now === plan.sha256Before) return;
+  const display = plan.target.display;
+  throw editError(
+    "stale",
+    plan.sha256Before === null
+      ? `Cannot create "${display}": another program created it during the edit; read it, then edit it`
+      : `${ACTION} "${display}": it changed on disk during the edit (was ${plan.sha256Before}, now ${
+        now ?? "(unreadable)"
+      }); read it again`,
+  );
+}
+
+/** Puts a written file's original bytes back, or removes a file the call created, unless it changed since. */
+async function restore(plan: FilePlan): Promise<void> {
+  // A writer that does not take our lock may have changed it since: never overwrite their bytes.
+  const now = await currentHash(plan.target.real);
+  if (now !== plan.sha256After) throw new Error("it changed again after the write");
+  if (plan.original) {
+    await writeTarget(plan.target, plan.original, "Cannot put back");
+    return;
   }
-  if (now !== before) {
-    throw editError(
-      "stale",
-      `Cannot edit "${target.display}": it changed on disk during the edit (was ${before}, now ${now}); read it again`,
-    );
+  await Deno.remove(plan.target.real);
+  for (const folder of plan.newFolders) {
+    await Deno.remove(folder).catch(() => {}); // Only empty folders go; something else may live there now.
   }
 }
 
-async function createFile(target: Target, content: string, input: EditFileInput): Promise<string> {
-  const data = new TextEncoder().encode(content);
-  const after = await sha256Hex(data);
-  const lines = new LineIndex(content.replaceAll("\r\n", "\n"));
-  const lineCount = content === "" ? 0 : lines.count;
-  const size = `${formatCount(data.length)} bytes, ${formatCount(lineCount)} ${
-    lineCount === 1 ? "line" : "lines"
-  }`;
-  const spans = content === "" ? [] : [{ edit: 0, oldFrom: 1, oldTo: 1, newFrom: 1, newTo: lines.count }];
-  const empty = new LineIndex("");
-  if (input.dry_run) {
-    return [
-      `Dry run, nothing written: would create ${target.display} (${size})`,
-      unifiedDiff(empty, lines, spans, target.display).trimEnd(),
-      `sha256 if applied: ${after}`,
-    ].join("\n");
+/** The SHA-256 of the file now; null when it does not exist or cannot be read. */
+async function currentHash(path: string): Promise<string | null> {
+  try {
+    return await sha256Hex(await Deno.readFile(path));
+  } catch {
+    return null;
   }
-  const write = await writeTarget(target, data, "Cannot create");
-  const verb = target.info ? "Filled empty file" : "Created";
-  const note = write === "in_place"
-    ? "\nnote: written in place (the file has hard links or its folder is read-only)"
-    : "";
-  const preview = numberedHunks(empty, lines, spans, { context: 0, perHunk: 12, total: 12 }).text;
-  return `${verb} ${target.display} (${size})${note}\n${preview}\nsha256_after: ${after}`;
 }

@@ -3,7 +3,8 @@ import { sha256Hex } from "../../lib/fs/sha256.ts";
 import { formatCount } from "../../lib/text/format.ts";
 import { editError } from "./errors.ts";
 import { hasLoneSurrogate } from "./decode.ts";
-import { checkExpected, type EditDeps, normalizeHash } from "./edit_file.ts";
+import type { EditDeps } from "./edit_file.ts";
+import { checkExpected, isHash } from "./expected_hash.ts";
 import { readTarget, resolvePath, statTarget, writeTarget } from "./file_access.ts";
 
 /** The validated arguments of edit_write. */
@@ -21,7 +22,7 @@ export async function editWrite(deps: EditDeps, input: EditWriteInput): Promise<
   if (hasLoneSurrogate(input.content)) {
     throw editError("invalid_request", `${ACTION} "${input.path}": content contains an unpaired surrogate`);
   }
-  if (input.expected_sha256 !== undefined && !/^[0-9a-f]{64}$/.test(normalizeHash(input.expected_sha256))) {
+  if (input.expected_sha256 !== undefined && !isHash(input.expected_sha256)) {
     throw editError("invalid_request", `${ACTION} "${input.path}": expected_sha256 must be 64 hex digits`);
   }
   const path = await resolvePath(deps.workspace, input.path, ACTION);

@@ -110,12 +110,7 @@ export type WriteMethod = "rename" | "in_place";
 export async function writeTarget(target: Target, data: Uint8Array, action: string): Promise<WriteMethod> {
   try {
     if (!target.info) await Deno.mkdir(dirname(target.real), { recursive: true });
-    else {
-      // A rename would replace even a read-only file; respect the file's own permission like an editor
-      // does, by its mode bits too, since root may open anything for writing.
-      refuseReadOnly(target, action);
-      (await Deno.open(target.real, { write: true })).close();
-    }
+    else await checkWritable(target, action);
     if (target.info && target.info.nlink !== null && target.info.nlink > 1) {
       await Deno.writeFile(target.real, data);
       return "in_place";
@@ -128,6 +123,18 @@ export async function writeTarget(target: Target, data: Uint8Array, action: stri
       await Deno.writeFile(target.real, data);
       return "in_place";
     }
+  } catch (error) {
+    throw ioError(error, `${action} "${target.display}"`);
+  }
+}
+
+/** Throws unless the existing target may be written: checked for every file before a call writes any. */
+export async function checkWritable(target: Target, action: string): Promise<void> {
+  try {
+    // A rename would replace even a read-only file; respect the file's own permission like an editor
+    // does, by its mode bits too, since root may open anything for writing.
+    refuseReadOnly(target, action);
+    (await Deno.open(target.real, { write: true })).close();
   } catch (error) {
     throw ioError(error, `${action} "${target.display}"`);
   }

@@ -48,8 +48,19 @@ export interface EditPlan {
   spans: ChangeSpan[];
 }
 
+/** Options of {@link planEdits}. */
+export interface PlanOptions {
+  /** Each edit's index in the call (its position in `edits` by default), as reports and errors name it. */
+  indices?: readonly number[];
+}
+
 /** Decodes `bytes`, matches and applies every edit against the original; throws the first failure kind. */
-export function planEdits(bytes: Uint8Array, edits: EditRequest[], displayPath: string): EditPlan {
+export function planEdits(
+  bytes: Uint8Array,
+  edits: EditRequest[],
+  displayPath: string,
+  options: PlanOptions = {},
+): EditPlan {
   const decoded = decodeFile(bytes, displayPath);
   const lines = toLineView(decoded.text);
   const before = new LineIndex(lines.view);
@@ -57,7 +68,7 @@ export function planEdits(bytes: Uint8Array, edits: EditRequest[], displayPath: 
   const resolved: Resolved[] = [];
   const failures: Failure[] = [];
   edits.forEach((edit, index) => {
-    const result = resolveEdit(edit, index, { files, lines, before, decoded });
+    const result = resolveEdit(edit, options.indices?.[index] ?? index, { files, lines, before, decoded });
     if ("kind" in result) failures.push(result);
     else resolved.push(result);
   });

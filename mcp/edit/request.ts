@@ -1,6 +1,7 @@
 /**
  * Repairs the argument shapes models often send to edit_file before validation: top-level
- * old_text/new_text, `edits` as a JSON string or a single object, camelCase keys.
+ * old_text/new_text, `edits` as a JSON string or a single object, camelCase keys, the edits of several
+ * files grouped as `{ path, edits }` items.
  * @module
  */
 
@@ -23,6 +24,9 @@ const EDIT_ALIASES: Record<string, string> = {
   newString: "new_text",
 };
 
+/** An item of `edits` may name its file the ways the call does. */
+const ITEM_ALIASES: Record<string, string> = { ...EDIT_ALIASES, filePath: "path", "file_path": "path" };
+
 const EDIT_KEYS = ["old_text", "new_text", "replace_all", "expected_count"];
 
 /** Returns the arguments in the advertised shape where the intent is clear; other input is left as is. */
@@ -44,14 +48,29 @@ export function normalizeEditArguments(args: unknown): unknown {
   if (edits !== undefined) {
     for (const key of EDIT_KEYS) delete out[key];
     out.edits = Array.isArray(edits)
-      ? edits.map((edit) =>
-        typeof edit === "object" && edit !== null && !Array.isArray(edit)
-          ? coerceEdit(renameKeys(edit as Record<string, unknown>, EDIT_ALIASES))
-          : edit
+      ? edits.flatMap((edit) =>
+        isRecord(edit)
+          ? perFile(renameKeys(edit, ITEM_ALIASES)).map((item) => isRecord(item) ? coerceEdit(item) : item)
+          : [edit]
       )
       : edits;
   }
   return out;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** `{ path, edits: [...] }` (the edits of one file grouped) as items that each carry the path. */
+function perFile(item: Record<string, unknown>): Record<string, unknown>[] {
+  const { path, edits } = item;
+  if (!Array.isArray(edits) || Object.keys(item).some((key) => key !== "path" && key !== "edits")) {
+    return [item];
+  }
+  return edits.map((edit) =>
+    isRecord(edit) ? { ...(path === undefined ? {} : { path }), ...renameKeys(edit, ITEM_ALIASES) } : edit
+  );
 }
 
 function renameKeys(

@@ -1,4 +1,4 @@
-/** The edit server's tool table: edit_file (exact-then-fuzzy replacements) and edit_write (whole file). */
+/** The edit server's tool table: edit_file (exact-then-fuzzy replacements in files) and edit_write (whole file). */
 import { z } from "zod";
 import { defineTool, type ToolDefinition } from "../../lib/mcp/tool.ts";
 import { type EditDeps, editFile } from "./edit_file.ts";
@@ -11,11 +11,13 @@ const WRITES = { readOnlyHint: false, destructiveHint: true, idempotentHint: fal
 export function createTools(deps: EditDeps): ToolDefinition[] {
   const edit = defineTool({
     name: "edit_file",
-    description: "Replace text in one file. Each old_text must match exactly once (copy it without line " +
-      'numbers) unless replace_all; all edits apply together or none. old_text "" creates a file.',
+    description:
+      "Replace text in files (edits[].path, else path). Each old_text must match exactly once (copy " +
+      'it without line numbers) unless replace_all; all edits apply together or none. old_text "" creates a file.',
     input: {
-      path: z.string(),
+      path: z.string().optional(),
       edits: z.array(z.object({
+        path: z.string().optional(),
         old_text: z.string(),
         new_text: z.string(),
         replace_all: z.boolean().optional(),

@@ -86,3 +86,30 @@ Deno.test("FileLocks: a lock folder that does not exist yet is created", async (
   assert.equal(await locks.run(ws.join("x"), () => Promise.resolve(1)), 1);
   assert.equal((await Deno.stat(ws.join("deep", "locks"))).isDirectory, true);
 });
+
+Deno.test("FileLocks.runAll: paths that share a lock file take it once (300 paths over 256 files)", async () => {
+  await using ws = await tempWorkspace({ "locks/": "" });
+  const locks = new FileLocks({ dir: ws.join("locks"), timeoutMs: 2_000 });
+  const paths = Array.from({ length: 300 }, (_, i) => ws.join(`f${i}.txt`));
+  assert.equal(await locks.runAll(paths, () => Promise.resolve("ran")), "ran");
+  // Everything was released: a single path's lock is free again.
+  assert.equal(await locks.run(paths[299], () => Promise.resolve("again")), "again");
+});
+
+Deno.test("FileLocks.runAll: a run on one of its paths waits for it, in one process", async () => {
+  await using ws = await tempWorkspace({ "locks/": "" });
+  const locks = new FileLocks({ dir: ws.join("locks") });
+  const order: string[] = [];
+  let release!: () => void;
+  const held = new Promise<void>((done) => release = done);
+  const all = locks.runAll([ws.join("b.txt"), ws.join("a.txt")], async () => {
+    order.push("all");
+    await held;
+    order.push("all done");
+  });
+  const single = locks.run(ws.join("a.txt"), () => Promise.resolve(void order.push("single")));
+  await waitFor("runAll to start", () => order.length > 0);
+  release();
+  await Promise.all([all, single]);
+  assert.deepEqual(order, ["all", "all done", "single"]);
+});
