@@ -30,6 +30,11 @@ export interface Handshake {
   input: ReadableStream<Uint8Array>;
   /** The initialize request answered here and the answer sent, when there was one. */
   initialize?: { id: string | number; result: Record<string, unknown> };
+  /**
+   * Resolves when the input ends with nothing sent after the handshake (a client that listed the tools
+   * and left): there is nothing left to serve, and no reason to load the server first.
+   */
+  closedIdle: Promise<void>;
 }
 
 /** The initialize result the SDK server gives for the server `manifest` describes. */
@@ -59,6 +64,8 @@ export async function answerHandshake(
   const replay: Uint8Array[] = [];
   let pending: Uint8Array = new Uint8Array(0);
   let initialize: Handshake["initialize"];
+  /** A line the quick path did not answer, which the server still has to. */
+  let leftOver = false;
   const answer = (id: string | number, result: unknown) =>
     writer.write(new TextEncoder().encode(JSON.stringify({ result, jsonrpc: "2.0", id }) + "\n"));
   try {
@@ -84,6 +91,7 @@ export async function answerHandshake(
           break reading;
         } else {
           replay.push(line);
+          leftOver = true;
           break reading;
         }
       }
@@ -92,19 +100,66 @@ export async function answerHandshake(
     writer.releaseLock();
   }
   replay.push(pending);
+  return { ...forward(reader, replay, leftOver || hasContent(pending)), initialize };
+}
+
+/**
+ * The rest of the input after the handshake: `replay`, then what `reader` reads. Reading goes on while the
+ * server loads, so a client that closes its input after the handshake is seen at once (`closedIdle`).
+ */
+function forward(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  replay: Uint8Array[],
+  sentMore: boolean,
+): Pick<Handshake, "input" | "closedIdle"> {
+  const queue = replay.filter((chunk) => chunk.length);
+  let queued = queue.reduce((sum, chunk) => sum + chunk.length, 0);
+  let ended = false;
+  let failure: { error: unknown } | undefined;
+  let wake: (() => void) | undefined;
+  const changed = () => new Promise<void>((resolve) => wake = resolve);
+  let idle!: () => void;
+  const closedIdle = new Promise<void>((resolve) => idle = resolve);
+  (async () => {
+    try {
+      while (true) {
+        // Past this much unread input, wait for the server to take some: a flood must not fill memory.
+        while (queued > MAX_HANDSHAKE_BYTES) await changed();
+        const { value, done } = await reader.read();
+        if (done) break;
+        sentMore ||= hasContent(value);
+        queue.push(value);
+        queued += value.length;
+        wake?.();
+      }
+    } catch (error) {
+      failure = { error };
+    }
+    ended = true;
+    // Settled before the input closes: whoever reads the input to its end knows by then.
+    if (!sentMore && !failure) idle();
+    wake?.();
+  })();
   return {
     input: new ReadableStream<Uint8Array>({
       async pull(controller) {
-        const next = replay.shift();
-        if (next) return controller.enqueue(next);
-        const { value, done } = await reader.read();
-        if (done) controller.close();
-        else controller.enqueue(value);
+        while (!queue.length && !ended) await changed();
+        const next = queue.shift();
+        if (next) {
+          queued -= next.length;
+          wake?.();
+          controller.enqueue(next);
+        } else if (failure) controller.error(failure.error);
+        else controller.close();
       },
       cancel: (reason) => reader.cancel(reason),
     }),
-    initialize,
+    closedIdle,
   };
+}
+
+function hasContent(bytes: Uint8Array): boolean {
+  return bytes.some((byte) => byte !== NEWLINE && byte !== 0x0d && byte !== 0x20 && byte !== 0x09);
 }
 
 /**

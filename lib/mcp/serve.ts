@@ -96,6 +96,8 @@ export async function serveStdio(
   const handshake = manifest
     ? await answerHandshake(manifest, Deno.stdin.readable, Deno.stdout.writable)
     : undefined;
+  // A client that only listed the tools is gone: exit without loading the server it would not use.
+  if (handshake?.initialize) handshake.closedIdle.then(() => shutdown("stdin closed after the handshake"));
   try {
     handle = await boot();
   } catch (error) {

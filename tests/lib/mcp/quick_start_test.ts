@@ -25,8 +25,13 @@ const INITIALIZE = {
   params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } },
 };
 
+const INITIALIZED = { jsonrpc: "2.0", method: "notifications/initialized" };
+const LIST = { jsonrpc: "2.0", id: 1, method: "tools/list" };
+
 /** Runs the quick path over `lines`; returns what it answered and what it left for the SDK server. */
-async function handshake(lines: object[]): Promise<{ answers: { id: unknown }[]; left: string[] }> {
+async function handshake(
+  lines: object[],
+): Promise<{ answers: { id: unknown }[]; left: string[]; closedIdle: boolean }> {
   const input = ReadableStream.from([
     new TextEncoder().encode(lines.map((l) => JSON.stringify(l) + "\n").join("")),
   ]);
@@ -35,11 +40,14 @@ async function handshake(lines: object[]): Promise<{ answers: { id: unknown }[];
     write: (chunk) => void (written += new TextDecoder().decode(chunk)),
   });
   const result = await answerHandshake(manifestOfSpec(boot().spec), input, output);
+  let closedIdle = false;
+  result.closedIdle.then(() => closedIdle = true);
   let left = "";
   for await (const chunk of result.input) left += new TextDecoder().decode(chunk);
   return {
     answers: written.split("\n").filter(Boolean).map((line) => JSON.parse(line)),
     left: left.split("\n").filter(Boolean).map((line) => JSON.parse(line).method),
+    closedIdle,
   };
 }
 
@@ -109,4 +117,39 @@ Deno.test("over stdio the server asks a client that offers roots for them after 
     await client.close();
   }
   assert.doesNotMatch(stderr, /quick start answered initialize/);
+});
+
+Deno.test("the quick path tells when the client leaves right after the handshake, and only then", async () => {
+  assert.equal((await handshake([INITIALIZE, INITIALIZED, LIST])).closedIdle, true);
+  const call = { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "hello_ping" } };
+  assert.equal((await handshake([INITIALIZE, INITIALIZED, LIST, call])).closedIdle, false);
+  assert.equal(
+    (await handshake([INITIALIZE, INITIALIZED, { jsonrpc: "2.0", id: 1, method: "ping" }])).closedIdle,
+    false,
+  );
+});
+
+Deno.test("over stdio a call sent with the handshake, then stdin closed, is still answered before the exit", async () => {
+  const hello = listServers().find((server) => server.name === "hello")!;
+  const child = new Deno.Command(Deno.execPath(), {
+    args: runArgs(hello),
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const call = { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "hello_ping", arguments: {} } };
+  const writer = child.stdin.getWriter();
+  await writer.write(
+    new TextEncoder().encode(
+      [INITIALIZE, INITIALIZED, LIST, call].map((line) => JSON.stringify(line) + "\n").join(""),
+    ),
+  );
+  await writer.close();
+  const { code, stdout } = await child.output();
+  const answers = new TextDecoder().decode(stdout).split("\n").filter(Boolean).map((line) =>
+    JSON.parse(line)
+  );
+  assert.equal(code, 0);
+  assert.deepEqual(answers.map((answer) => answer.id), [0, 1, 2]);
+  assert.match(JSON.stringify(answers[2].result), /pong/);
 });
