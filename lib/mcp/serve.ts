@@ -90,7 +90,7 @@ export async function serveStdio(
 ): Promise<void> {
   let handle: McpServerHandle | undefined;
   const shutdown = onShutdown(async (reason) => {
-    log.debug(`${handle?.name ?? manifest?.name ?? "MCP server"}: shutting down (${reason})`);
+    log.debug(`${handle?.name ?? manifest?.name ?? "MCP"}-mcp: shutting down (${reason})`);
     await handle?.close();
   });
   const handshake = manifest
@@ -102,7 +102,7 @@ export async function serveStdio(
     handle = await boot();
   } catch (error) {
     // Exit non-zero: the unhandled-rejection guard below would otherwise keep a server that never started.
-    log.error(`${manifest ? `${manifest.name}-mcp` : "MCP server"}: cannot start`, error);
+    log.error(`${manifest?.name ?? "MCP"}-mcp: cannot start`, error);
     Deno.exit(1);
   }
   // Loaded after the handshake: the server module pulls in zod and the tool table.
