@@ -1,0 +1,48 @@
+/**
+ * Waits for the machine to settle before a timing: right after a heavy area (the search corpus, 200 MB of
+ * shell output) or beside another job, every timing includes waits for a core. Benches then report the load
+ * they measured at, whether or not it came down.
+ * @module
+ */
+
+/** The 1-minute load average, or null where the OS does not publish it (`/proc/loadavg`). */
+export async function loadAverage(): Promise<number | null> {
+  const text = await Deno.readTextFile("/proc/loadavg").catch(() => "");
+  const load = Number.parseFloat(text.split(" ")[0]);
+  return Number.isFinite(load) ? load : null;
+}
+
+/** What {@link settle} saw. */
+export interface Settled {
+  /** The 1-minute load average when it returned (null: not published). */
+  load: number | null;
+  /** Whether the load went below the bound before the deadline. */
+  quiet: boolean;
+  waitedMs: number;
+}
+
+const POLL_MS = 1_000;
+
+/** Waits until the 1-minute load average is below `below`, or `deadlineMs` passed. */
+export async function settle(options: { below?: number; deadlineMs?: number } = {}): Promise<Settled> {
+  const below = options.below ?? 1;
+  const deadline = options.deadlineMs ?? 120_000;
+  const started = performance.now();
+  for (;;) {
+    const load = await loadAverage();
+    const waitedMs = performance.now() - started;
+    if (load === null || load < below) return { load, quiet: true, waitedMs };
+    if (waitedMs >= deadline) return { load, quiet: false, waitedMs };
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+/** `1-min load average 0.42 on 2 cores (settled after 31 s)`, for a row's note. */
+export function describeLoad(settled: Settled): string {
+  const load = settled.load === null ? "unknown" : settled.load.toFixed(2);
+  const waited = `${(settled.waitedMs / 1000).toFixed(0)} s`;
+  const how = settled.quiet
+    ? settled.waitedMs >= POLL_MS ? `, below 1 after waiting ${waited}` : ""
+    : `, still ≥ 1 after waiting ${waited}`;
+  return `1-min load average ${load} on ${navigator.hardwareConcurrency} cores when measured${how}`;
+}
