@@ -20,6 +20,16 @@ export const DRAIN_MS = 10_000;
 
 const NEWLINE = 0x0a;
 
+/**
+ * An output written synchronously (`Deno.stdout`). Deno runs every async write to stdio on its blocking
+ * thread pool: ~40 µs a message on an idle machine, far more on a loaded one, against ~1 µs for a
+ * `writeSync` to a pipe. Node writes pipes synchronously on POSIX too, as the SDK's stdio transport does
+ * through it; like them, a client that stops reading stalls the server once the pipe buffer is full.
+ */
+export interface SyncOutput {
+  writeSync(bytes: Uint8Array): number;
+}
+
 /** A transport over a readable (messages in) and a writable (messages out), one JSON message a line. */
 export class LineTransport implements Transport {
   onclose?: () => void;
@@ -27,7 +37,8 @@ export class LineTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
 
   readonly #input: ReadableStream<Uint8Array>;
-  readonly #output: WritableStreamDefaultWriter<Uint8Array>;
+  readonly #output: WritableStreamDefaultWriter<Uint8Array> | undefined;
+  readonly #syncOutput: SyncOutput | undefined;
   readonly #maxBytes: number;
   readonly #drainMs: number;
   readonly #dropAnswer?: (message: JSONRPCMessage) => boolean;
@@ -40,7 +51,7 @@ export class LineTransport implements Transport {
 
   constructor(
     input: ReadableStream<Uint8Array>,
-    output: WritableStream<Uint8Array>,
+    output: WritableStream<Uint8Array> | SyncOutput,
     options: {
       maxMessageBytes?: number;
       drainMs?: number;
@@ -49,7 +60,8 @@ export class LineTransport implements Transport {
     } = {},
   ) {
     this.#input = input;
-    this.#output = output.getWriter();
+    if (output instanceof WritableStream) this.#output = output.getWriter();
+    else this.#syncOutput = output;
     this.#maxBytes = options.maxMessageBytes ?? MAX_MESSAGE_BYTES;
     this.#drainMs = options.drainMs ?? DRAIN_MS;
     this.#dropAnswer = options.dropAnswer;
@@ -67,8 +79,19 @@ export class LineTransport implements Transport {
       if (this.#dropAnswer?.(message)) return this.#writing;
     }
     const line = new TextEncoder().encode(JSON.stringify(message) + "\n");
+    const sync = this.#syncOutput;
+    if (sync) {
+      // Whole, at once: a reply never interleaves with a notification.
+      try {
+        for (let written = 0; written < line.length;) written += sync.writeSync(line.subarray(written));
+      } catch (error) {
+        if (!this.#closed) this.onerror?.(error as Error);
+      }
+      return this.#writing;
+    }
     // One write at a time, in order: a reply must never interleave with a notification.
-    this.#writing = this.#writing.then(() => this.#output.write(line)).catch((error) => {
+    const output = this.#output!;
+    this.#writing = this.#writing.then(() => output.write(line)).catch((error) => {
       if (!this.#closed) this.onerror?.(error);
     });
     return this.#writing;

@@ -86,7 +86,7 @@ export async function serveStdio(handle: McpServerHandle): Promise<void> {
   const { LineTransport } = await import("./line_transport.ts");
   const transport = new LineTransport(
     handshake?.input ?? Deno.stdin.readable,
-    Deno.stdout.writable,
+    Deno.stdout,
     handshake?.initialize ? { dropAnswer: replayedAnswer(handshake.initialize) } : {},
   );
   transport.onclose = () => shutdown("stdin closed");

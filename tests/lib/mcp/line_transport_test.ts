@@ -154,3 +154,26 @@ Deno.test("an answer dropped on purpose is not written, yet counts as answered: 
   }
   assert.deepEqual(written.trimEnd().split("\n").map((line) => JSON.parse(line).id), [2]);
 });
+
+Deno.test("a synchronous output (stdout) gets each message whole and in order, across short writes", async () => {
+  let written = new Uint8Array(0);
+  // A pipe may take fewer bytes than offered: at most 7 a call here.
+  const output = {
+    writeSync(bytes: Uint8Array): number {
+      const taken = bytes.subarray(0, 7);
+      const joined = new Uint8Array(written.length + taken.length);
+      joined.set(written);
+      joined.set(taken, written.length);
+      written = joined;
+      return taken.length;
+    },
+  };
+  const transport = new LineTransport(ReadableStream.from<Uint8Array>([]), output, { drainMs: 0 });
+  const messages = [
+    { jsonrpc: "2.0", method: "notifications/progress", params: { progress: 1, progressToken: "é" } },
+    { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "pong ✓" }] } },
+  ] as JSONRPCMessage[];
+  for (const message of messages) await transport.send(message);
+  const lines = new TextDecoder().decode(written).trimEnd().split("\n").map((line) => JSON.parse(line));
+  assert.deepEqual(lines, messages);
+});
