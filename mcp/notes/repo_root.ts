@@ -1,7 +1,7 @@
 /** Where a workspace's notes live: `<repo-root>/.continue-notes/`, never in the home folder. */
 import { ToolError } from "../../lib/mcp/errors.ts";
 import { platform, toSlashes } from "../../lib/platform/mod.ts";
-import { pathExists } from "../../lib/fs/exists.ts";
+import { firstExisting } from "../../lib/fs/exists.ts";
 
 /** The folder, under the repo root, that holds one markdown file per note. */
 export const NOTES_DIR = ".continue-notes";
@@ -22,13 +22,16 @@ export async function findRepoRoot(start: string, options: RepoRootOptions = {})
   const homes = (options.homes ?? []).filter(Boolean).map((home) => platform.path.resolve(home));
   const isHome = (dir: string) => homes.some((home) => samePath(dir, home));
   const origin = platform.path.resolve(start);
+  const walked: string[] = [];
   let dir = origin;
   while (!isHome(dir)) {
-    if (await pathExists(platform.path.join(dir, ".git"))) return dir;
+    walked.push(dir);
     const parent = platform.path.dirname(dir);
     if (parent === dir) break;
     dir = parent;
   }
+  const nearest = await firstExisting(walked.map((folder) => platform.path.join(folder, ".git")));
+  if (nearest >= 0) return walked[nearest];
   if (isHome(origin) || platform.path.dirname(origin) === origin) {
     throw new ToolError(
       "unavailable",

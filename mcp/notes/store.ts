@@ -58,7 +58,10 @@ export class NoteStore {
 
   /** The repository root and its notes folder (which may not exist yet). */
   async folder(): Promise<{ root: string; dir: string }> {
-    const root = await this.#locateRoot();
+    return await this.#checkFolder(await this.#locateRoot());
+  }
+
+  async #checkFolder(root: string): Promise<{ root: string; dir: string }> {
     const dir = platform.path.join(root, NOTES_DIR);
     const info = await lstatOrNull(dir);
     if (!info) return { root, dir };
@@ -78,8 +81,13 @@ export class NoteStore {
 
   /** All notes, in folder order; files that are not notes are named in `skipped`. */
   async list(): Promise<Listing> {
-    const { dir } = await this.folder();
-    const names = await this.#names(dir);
+    const root = await this.#locateRoot();
+    // The names are read while the folder is checked (two trips through Deno's blocking thread pool at
+    // once, not one after the other); they are used only once the check passed.
+    const reading = this.#names(platform.path.join(root, NOTES_DIR));
+    reading.catch(() => {});
+    const { dir } = await this.#checkFolder(root);
+    const names = await reading;
     const slugs = names.filter((name) => isSlug(name.slice(0, -3))).map((name) => name.slice(0, -3));
     const skipped = names.filter((name) => !isSlug(name.slice(0, -3)));
     const notes: Note[] = [];
