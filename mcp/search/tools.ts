@@ -157,13 +157,16 @@ async function targets(
     const [inGitRepo, smallTree] = await Promise.all([insideGitRepo(roots), sizeUp(roots)]);
     return { paths, where, inGitRepo, smallTree };
   }
+  // The stat runs alongside the real-path lookup, on the path as given (see fs-mcp's resolveExisting).
+  await workspace.ready();
+  const stat = Deno.stat(workspace.absolute(path)).then(
+    (info) => ({ info }),
+    (error: unknown) => ({ error }),
+  );
   const real = await workspace.resolveInside(path);
-  let info: Deno.FileInfo;
-  try {
-    info = await Deno.stat(real);
-  } catch (error) {
-    throw pathError(error, `Cannot search "${quotablePath(path)}"`);
-  }
+  const stated = await stat;
+  if ("error" in stated) throw pathError(stated.error, `Cannot search "${quotablePath(path)}"`);
+  const info = stated.info;
   // ripgrep would block on a FIFO until the timeout: refuse pipes, sockets and devices up front.
   if (!info.isFile && !info.isDirectory) {
     throw new ToolError("invalid_argument", `Cannot search "${path}": not a regular file or folder`);
