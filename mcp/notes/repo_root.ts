@@ -19,8 +19,7 @@ export interface RepoRootOptions {
  * Throws `unavailable` when the answer would be a home folder or the filesystem root.
  */
 export async function findRepoRoot(start: string, options: RepoRootOptions = {}): Promise<string> {
-  const homes = (options.homes ?? []).filter(Boolean).map((home) => platform.path.resolve(home));
-  const isHome = (dir: string) => homes.some((home) => samePath(dir, home));
+  const isHome = homeTest(options);
   const origin = platform.path.resolve(start);
   const walked: string[] = [];
   let dir = origin;
@@ -41,6 +40,20 @@ export async function findRepoRoot(start: string, options: RepoRootOptions = {})
     );
   }
   return origin;
+}
+
+/**
+ * The root {@link findRepoRoot} most often answers: `start` itself (a repository's root, or a folder in no
+ * repository); undefined where it never does (a home folder, the filesystem root).
+ */
+export function likelyRepoRoot(start: string, options: RepoRootOptions = {}): string | undefined {
+  const origin = platform.path.resolve(start);
+  return homeTest(options)(origin) || platform.path.dirname(origin) === origin ? undefined : origin;
+}
+
+function homeTest(options: RepoRootOptions): (dir: string) => boolean {
+  const homes = (options.homes ?? []).filter(Boolean).map((home) => platform.path.resolve(home));
+  return (dir) => homes.some((home) => samePath(dir, home));
 }
 
 /**

@@ -39,6 +39,11 @@ export interface Listing {
 export interface StoreOptions {
   /** The repository root; the notes live in its `.continue-notes/`. */
   locateRoot: () => Promise<string>;
+  /**
+   * Where `locateRoot` most likely answers (undefined: no guess): notes_list starts reading that notes
+   * folder alongside `locateRoot` instead of after it, and drops what it read if the guess was wrong.
+   */
+  likelyRoot?: () => Promise<string | undefined>;
   now?: () => Date;
 }
 
@@ -47,12 +52,14 @@ const encoder = new TextEncoder();
 /** The notes of the repository `locateRoot` points at (asked again on every call: roots can change). */
 export class NoteStore {
   #locateRoot: () => Promise<string>;
+  #likelyRoot: () => Promise<string | undefined>;
   #now: () => Date;
   /** Writes and deletes of one note file never interleave, within this server or across processes. */
   #locks = new FileLocks();
 
   constructor(options: StoreOptions) {
     this.#locateRoot = options.locateRoot;
+    this.#likelyRoot = options.likelyRoot ?? (() => Promise.resolve(undefined));
     this.#now = options.now ?? (() => new Date());
   }
 
@@ -81,12 +88,13 @@ export class NoteStore {
 
   /** All notes, in folder order; files that are not notes are named in `skipped`. */
   async list(): Promise<Listing> {
+    // Each file call is a trip through Deno's blocking thread pool: the notes folder is checked and its
+    // names read at once, and, when the root can be guessed, alongside the search for the root.
+    const likely = await this.#likelyRoot();
+    const early = likely === undefined ? undefined : this.#lookAt(likely);
     const root = await this.#locateRoot();
-    // The names are read while the folder is checked (two trips through Deno's blocking thread pool at
-    // once, not one after the other); they are used only once the check passed.
-    const reading = this.#names(platform.path.join(root, NOTES_DIR));
-    reading.catch(() => {});
-    const { dir } = await this.#checkFolder(root);
+    const { checking, reading } = early && likely === root ? early : this.#lookAt(root);
+    const { dir } = await checking;
     const names = await reading;
     const slugs = names.filter((name) => isSlug(name.slice(0, -3))).map((name) => name.slice(0, -3));
     const skipped = names.filter((name) => !isSlug(name.slice(0, -3)));
@@ -185,6 +193,16 @@ export class NoteStore {
       await Deno.remove(path);
       return { slug, title, path: relativeTo(root, path) };
     }, { action: `Cannot delete note "${slug}"` });
+  }
+
+  /** The folder check and the names, started together; the names count only once the check passed. */
+  #lookAt(root: string): { checking: Promise<{ root: string; dir: string }>; reading: Promise<string[]> } {
+    const checking = this.#checkFolder(root);
+    const reading = this.#names(platform.path.join(root, NOTES_DIR));
+    // Either may be dropped unread (a wrong guess, a failed check): never an unhandled rejection.
+    checking.catch(() => {});
+    reading.catch(() => {});
+    return { checking, reading };
   }
 
   async #names(dir: string): Promise<string[]> {
