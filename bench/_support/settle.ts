@@ -37,12 +37,12 @@ export async function settle(options: { below?: number; deadlineMs?: number } = 
   }
 }
 
-/** `1-min load average 0.42 on 2 cores (settled after 31 s)`, for a row's note. */
+/** `1-min load average 0.42 on 2 cores when measured, below 1 after waiting 31 s`, for a row's note. */
 export function describeLoad(settled: Settled): string {
   const load = settled.load === null ? "unknown" : settled.load.toFixed(2);
   const waited = `${(settled.waitedMs / 1000).toFixed(0)} s`;
   const how = settled.quiet
     ? settled.waitedMs >= POLL_MS ? `, below 1 after waiting ${waited}` : ""
-    : `, still ≥ 1 after waiting ${waited}`;
+    : `, still ≥ 1 after waiting ${waited}, so medians include time waiting for a core`;
   return `1-min load average ${load} on ${navigator.hardwareConcurrency} cores when measured${how}`;
 }

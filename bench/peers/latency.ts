@@ -110,7 +110,7 @@ export async function latency(workspace: string): Promise<Area> {
       target: pair.startTarget,
       note: pair.startTarget
         ? `ours starts from source with \`deno run\` (module graph load, SDK + zod) — the Startup work of ` +
-          `issue 17 targets this; timing target; ${startLoad}, so medians include time waiting for a core`
+          `issue 17 targets this; timing target; ${startLoad}`
         : undefined,
     });
   }
