@@ -21,14 +21,19 @@ export const DRAIN_MS = 10_000;
 const NEWLINE = 0x0a;
 
 /**
- * An output written synchronously (`Deno.stdout`). Deno runs every async write to stdio on its blocking
- * thread pool: ~40 µs a message on an idle machine, far more on a loaded one, against ~1 µs for a
- * `writeSync` to a pipe. Node writes pipes synchronously on POSIX too, as the SDK's stdio transport does
- * through it; like them, a client that stops reading stalls the server once the pipe buffer is full.
+ * Standard output as Deno gives it. Deno runs every async write to stdio on its blocking thread pool:
+ * ~40 µs a message on an idle machine, far more on a loaded one, against ~1 µs for a `writeSync` to a
+ * pipe. So a message that fits an empty pipe buffer (Linux: 64 KiB) is written at once, as Node writes
+ * pipes on POSIX (and so the SDK's own stdio transport); a larger one, or one queued behind it, goes
+ * through the async write, so a client slow to read never blocks the server for long.
  */
-export interface SyncOutput {
+export interface StdioOutput {
   writeSync(bytes: Uint8Array): number;
+  write(bytes: Uint8Array): Promise<number>;
 }
+
+/** The largest message written synchronously; see {@link StdioOutput}. */
+export const SYNC_WRITE_BYTES = 64 * 1024;
 
 /** A transport over a readable (messages in) and a writable (messages out), one JSON message a line. */
 export class LineTransport implements Transport {
@@ -38,7 +43,9 @@ export class LineTransport implements Transport {
 
   readonly #input: ReadableStream<Uint8Array>;
   readonly #output: WritableStreamDefaultWriter<Uint8Array> | undefined;
-  readonly #syncOutput: SyncOutput | undefined;
+  readonly #stdio: StdioOutput | undefined;
+  /** Async writes not finished yet: a message may only be written at once when there is none. */
+  #queued = 0;
   readonly #maxBytes: number;
   readonly #drainMs: number;
   readonly #dropAnswer?: (message: JSONRPCMessage) => boolean;
@@ -51,7 +58,7 @@ export class LineTransport implements Transport {
 
   constructor(
     input: ReadableStream<Uint8Array>,
-    output: WritableStream<Uint8Array> | SyncOutput,
+    output: WritableStream<Uint8Array> | StdioOutput,
     options: {
       maxMessageBytes?: number;
       drainMs?: number;
@@ -61,7 +68,7 @@ export class LineTransport implements Transport {
   ) {
     this.#input = input;
     if (output instanceof WritableStream) this.#output = output.getWriter();
-    else this.#syncOutput = output;
+    else this.#stdio = output;
     this.#maxBytes = options.maxMessageBytes ?? MAX_MESSAGE_BYTES;
     this.#drainMs = options.drainMs ?? DRAIN_MS;
     this.#dropAnswer = options.dropAnswer;
@@ -79,21 +86,25 @@ export class LineTransport implements Transport {
       if (this.#dropAnswer?.(message)) return this.#writing;
     }
     const line = new TextEncoder().encode(JSON.stringify(message) + "\n");
-    const sync = this.#syncOutput;
-    if (sync) {
-      // Whole, at once: a reply never interleaves with a notification.
+    const stdio = this.#stdio;
+    if (stdio && this.#queued === 0 && line.length <= SYNC_WRITE_BYTES) {
       try {
-        for (let written = 0; written < line.length;) written += sync.writeSync(line.subarray(written));
+        for (let written = 0; written < line.length;) written += stdio.writeSync(line.subarray(written));
       } catch (error) {
         if (!this.#closed) this.onerror?.(error as Error);
       }
       return this.#writing;
     }
     // One write at a time, in order: a reply must never interleave with a notification.
-    const output = this.#output!;
-    this.#writing = this.#writing.then(() => output.write(line)).catch((error) => {
+    const write = stdio
+      ? async () => {
+        for (let written = 0; written < line.length;) written += await stdio.write(line.subarray(written));
+      }
+      : () => this.#output!.write(line);
+    this.#queued++;
+    this.#writing = this.#writing.then(write).catch((error) => {
       if (!this.#closed) this.onerror?.(error);
-    });
+    }).finally(() => this.#queued--);
     return this.#writing;
   }
 
