@@ -1,7 +1,7 @@
 /** Where a workspace's notes live: `<repo-root>/.continue-notes/`, never in the home folder. */
 import { ToolError } from "../../lib/mcp/errors.ts";
 import { platform, toSlashes } from "../../lib/platform/mod.ts";
-import { firstExisting } from "../../lib/fs/exists.ts";
+import { firstExisting, pathExists } from "../../lib/fs/exists.ts";
 
 /** The folder, under the repo root, that holds one markdown file per note. */
 export const NOTES_DIR = ".continue-notes";
@@ -10,6 +10,25 @@ export const NOTES_DIR = ".continue-notes";
 export interface RepoRootOptions {
   /** Home folders (`HOME`, `USERPROFILE`): never a repo root, and the walk stops below them. */
   homes?: readonly string[];
+  /** A listing already read: when it is of `start`, whether `start` holds `.git` is read from it. */
+  listing?: FolderListing;
+}
+
+/** The entries of one folder, by name, as `Deno.readDir` gives them (symlinks not followed). */
+export interface FolderListing {
+  folder: string;
+  entries: ReadonlyMap<string, Deno.DirEntry>;
+}
+
+/** The listing of `folder`, or undefined when it cannot be read. */
+export async function listFolder(folder: string): Promise<FolderListing | undefined> {
+  const entries = new Map<string, Deno.DirEntry>();
+  try {
+    for await (const entry of Deno.readDir(folder)) entries.set(entry.name, entry);
+  } catch {
+    return undefined;
+  }
+  return { folder, entries };
 }
 
 /**
@@ -29,8 +48,16 @@ export async function findRepoRoot(start: string, options: RepoRootOptions = {})
     if (parent === dir) break;
     dir = parent;
   }
-  const nearest = await firstExisting(walked.map((folder) => platform.path.join(folder, ".git")));
-  if (nearest >= 0) return walked[nearest];
+  // `start` first, alone: it is the answer for a workspace at a repository's root, the usual case. Then
+  // every level above at once (each lookup is a trip through Deno's blocking thread pool).
+  if (walked[0] === origin) {
+    const listing = options.listing?.folder === origin ? options.listing : undefined;
+    const here = listing ? listing.entries.has(".git") : await pathExists(platform.path.join(origin, ".git"));
+    if (here) return origin;
+  }
+  const above = walked.filter((folder) => folder !== origin);
+  const nearest = await firstExisting(above.map((folder) => platform.path.join(folder, ".git")));
+  if (nearest >= 0) return above[nearest];
   if (isHome(origin) || platform.path.dirname(origin) === origin) {
     throw new ToolError(
       "unavailable",

@@ -13,7 +13,7 @@ import { loadNote, lstatOrNull, type Note } from "./note_file.ts";
 import { checkExpected, composeNote, slugFromTitle, type WriteRequest } from "./compose.ts";
 
 export type { WriteRequest };
-import { followNotesLink, NOTES_DIR } from "./repo_root.ts";
+import { type FolderListing, followNotesLink, listFolder, NOTES_DIR } from "./repo_root.ts";
 
 /** The largest note the server writes. */
 export const MAX_NOTE_BYTES = 64 * 1024;
@@ -37,11 +37,14 @@ export interface Listing {
 
 /** How a store finds its folder and tells the time. */
 export interface StoreOptions {
-  /** The repository root; the notes live in its `.continue-notes/`. */
-  locateRoot: () => Promise<string>;
   /**
-   * Where `locateRoot` most likely answers (undefined: no guess): notes_list starts reading that notes
-   * folder alongside `locateRoot` instead of after it, and drops what it read if the guess was wrong.
+   * The repository root; the notes live in its `.continue-notes/`. `listing`, when given, is of the
+   * likely root: what it says need not be looked up again.
+   */
+  locateRoot: (listing?: FolderListing) => Promise<string>;
+  /**
+   * Where `locateRoot` most likely answers (undefined: no guess): notes_list reads that folder once, and
+   * both the root search and the notes folder check take what they need from the listing.
    */
   likelyRoot?: () => Promise<string | undefined>;
   now?: () => Date;
@@ -51,7 +54,7 @@ const encoder = new TextEncoder();
 
 /** The notes of the repository `locateRoot` points at (asked again on every call: roots can change). */
 export class NoteStore {
-  #locateRoot: () => Promise<string>;
+  #locateRoot: (listing?: FolderListing) => Promise<string>;
   #likelyRoot: () => Promise<string | undefined>;
   #now: () => Date;
   /** Writes and deletes of one note file never interleave, within this server or across processes. */
@@ -68,10 +71,14 @@ export class NoteStore {
     return await this.#checkFolder(await this.#locateRoot());
   }
 
-  async #checkFolder(root: string): Promise<{ root: string; dir: string }> {
+  /** `entry`: the folder's lstat already known (null: nothing there), from a listing of `root`. */
+  async #checkFolder(
+    root: string,
+    entry?: Deno.DirEntry | null,
+  ): Promise<{ root: string; dir: string; exists: boolean }> {
     const dir = platform.path.join(root, NOTES_DIR);
-    const info = await lstatOrNull(dir);
-    if (!info) return { root, dir };
+    const info = entry === undefined ? await lstatOrNull(dir) : entry;
+    if (!info) return { root, dir, exists: false };
     // A cloned repository could point its notes folder anywhere, e.g. at ~/.ssh.
     const real = info.isSymlink ? await followNotesLink(dir) : dir;
     if (!platform.isInside(real, root)) {
@@ -83,19 +90,19 @@ export class NoteStore {
     if (info.isSymlink ? !(await Deno.stat(dir)).isDirectory : !info.isDirectory) {
       throw new ToolError("invalid_argument", `Cannot use "${NOTES_DIR}": it is not a folder; rename it`);
     }
-    return { root, dir };
+    return { root, dir, exists: true };
   }
 
   /** All notes, in folder order; files that are not notes are named in `skipped`. */
   async list(): Promise<Listing> {
-    // Each file call is a trip through Deno's blocking thread pool: the notes folder is checked and its
-    // names read at once, and, when the root can be guessed, alongside the search for the root.
+    // Each file call is a trip through Deno's blocking thread pool: one listing of the likely root (the
+    // workspace) tells whether it holds `.git` and the notes folder, in place of a lookup for each.
     const likely = await this.#likelyRoot();
-    const early = likely === undefined ? undefined : this.#lookAt(likely);
-    const root = await this.#locateRoot();
-    const { checking, reading } = early && likely === root ? early : this.#lookAt(root);
-    const { dir } = await checking;
-    const names = await reading;
+    const listing = likely === undefined ? undefined : await listFolder(likely);
+    const root = await this.#locateRoot(listing);
+    const known = listing?.folder === root ? listing.entries.get(NOTES_DIR) ?? null : undefined;
+    const { dir, exists } = await this.#checkFolder(root, known);
+    const names = exists ? await this.#names(dir) : [];
     const slugs = names.filter((name) => isSlug(name.slice(0, -3))).map((name) => name.slice(0, -3));
     const skipped = names.filter((name) => !isSlug(name.slice(0, -3)));
     const notes: Note[] = [];
@@ -193,16 +200,6 @@ export class NoteStore {
       await Deno.remove(path);
       return { slug, title, path: relativeTo(root, path) };
     }, { action: `Cannot delete note "${slug}"` });
-  }
-
-  /** The folder check and the names, started together; the names count only once the check passed. */
-  #lookAt(root: string): { checking: Promise<{ root: string; dir: string }>; reading: Promise<string[]> } {
-    const checking = this.#checkFolder(root);
-    const reading = this.#names(platform.path.join(root, NOTES_DIR));
-    // Either may be dropped unread (a wrong guess, a failed check): never an unhandled rejection.
-    checking.catch(() => {});
-    reading.catch(() => {});
-    return { checking, reading };
   }
 
   async #names(dir: string): Promise<string[]> {

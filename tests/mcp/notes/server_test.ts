@@ -285,3 +285,20 @@ Deno.test(
     );
   },
 );
+
+Deno.test(
+  "a notes folder linking outside the repository is refused by notes_list, a file in its place too",
+  { ignore: isWindows },
+  async () => {
+    await using outside = await tempWorkspace({ "notes/secret.md": "# Secret\n\nDo not list." });
+    await using ws = await tempWorkspace({
+      ".git/": "",
+      ".continue-notes": { symlink: outside.join("notes") },
+    });
+    await using c = await connect(notesServer(ws.path));
+    assert.match(errorOf(await c.call("notes_list")), /^Error \[permission_denied\]: .*links outside/);
+    await using plain = await tempWorkspace({ ".continue-notes": "not a folder" });
+    await using d = await connect(notesServer(plain.path));
+    assert.match(errorOf(await d.call("notes_list")), /^Error \[invalid_argument\]: .*not a folder/);
+  },
+);
