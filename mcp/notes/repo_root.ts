@@ -10,8 +10,11 @@ export const NOTES_DIR = ".continue-notes";
 export interface RepoRootOptions {
   /** Home folders (`HOME`, `USERPROFILE`): never a repo root, and the walk stops below them. */
   homes?: readonly string[];
-  /** A listing already read: when it is of `start`, whether `start` holds `.git` is read from it. */
-  listing?: FolderListing;
+  /**
+   * A listing of `start` being read (undefined inside: unreadable): whether `start` holds `.git` is read
+   * from it, while the levels above are looked up.
+   */
+  listing?: Promise<FolderListing | undefined>;
 }
 
 /** The entries of one folder, by name, as `Deno.readDir` gives them (symlinks not followed). */
@@ -48,15 +51,18 @@ export async function findRepoRoot(start: string, options: RepoRootOptions = {})
     if (parent === dir) break;
     dir = parent;
   }
-  // `start` first, alone: it is the answer for a workspace at a repository's root, the usual case. Then
-  // every level above at once (each lookup is a trip through Deno's blocking thread pool).
+  // Every level is looked up at once (each lookup is a trip through Deno's blocking thread pool); the
+  // nearest wins.
+  const above = walked.filter((folder) => folder !== origin);
+  const aboveFound = firstExisting(above.map((folder) => platform.path.join(folder, ".git")));
   if (walked[0] === origin) {
-    const listing = options.listing?.folder === origin ? options.listing : undefined;
-    const here = listing ? listing.entries.has(".git") : await pathExists(platform.path.join(origin, ".git"));
+    const listing = await options.listing;
+    const here = listing?.folder === origin
+      ? listing.entries.has(".git")
+      : await pathExists(platform.path.join(origin, ".git"));
     if (here) return origin;
   }
-  const above = walked.filter((folder) => folder !== origin);
-  const nearest = await firstExisting(above.map((folder) => platform.path.join(folder, ".git")));
+  const nearest = await aboveFound;
   if (nearest >= 0) return above[nearest];
   if (isHome(origin) || platform.path.dirname(origin) === origin) {
     throw new ToolError(

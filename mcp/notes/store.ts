@@ -38,13 +38,14 @@ export interface Listing {
 /** How a store finds its folder and tells the time. */
 export interface StoreOptions {
   /**
-   * The repository root; the notes live in its `.continue-notes/`. `listing`, when given, is of the
-   * likely root: what it says need not be looked up again.
+   * The repository root; the notes live in its `.continue-notes/`. `listing`, when given, is the likely
+   * root's, being read: what it says need not be looked up again.
    */
-  locateRoot: (listing?: FolderListing) => Promise<string>;
+  locateRoot: (listing?: Promise<FolderListing | undefined>) => Promise<string>;
   /**
-   * Where `locateRoot` most likely answers (undefined: no guess): notes_list reads that folder once, and
-   * both the root search and the notes folder check take what they need from the listing.
+   * Where `locateRoot` most likely answers (undefined: no guess): notes_list reads that folder and its
+   * notes folder while the root is looked for, and the root search and the notes folder check take what
+   * they need from the listing; a wrong guess is dropped.
    */
   likelyRoot?: () => Promise<string | undefined>;
   now?: () => Date;
@@ -54,7 +55,7 @@ const encoder = new TextEncoder();
 
 /** The notes of the repository `locateRoot` points at (asked again on every call: roots can change). */
 export class NoteStore {
-  #locateRoot: (listing?: FolderListing) => Promise<string>;
+  #locateRoot: (listing?: Promise<FolderListing | undefined>) => Promise<string>;
   #likelyRoot: () => Promise<string | undefined>;
   #now: () => Date;
   /** Writes and deletes of one note file never interleave, within this server or across processes. */
@@ -95,14 +96,19 @@ export class NoteStore {
 
   /** All notes, in folder order; files that are not notes are named in `skipped`. */
   async list(): Promise<Listing> {
-    // Each file call is a trip through Deno's blocking thread pool: one listing of the likely root (the
-    // workspace) tells whether it holds `.git` and the notes folder, in place of a lookup for each.
+    // Each file call is a trip through Deno's blocking thread pool, so they go out at once: the likely
+    // root (the workspace) is listed, which tells whether it holds `.git` and the notes folder, and the
+    // notes folder is read, while the levels above are looked up. The names are used only once the
+    // folder passed its check, and only when the guess was right.
     const likely = await this.#likelyRoot();
-    const listing = likely === undefined ? undefined : await listFolder(likely);
+    const listing = likely === undefined ? undefined : listFolder(likely);
+    const early = likely === undefined ? undefined : this.#names(platform.path.join(likely, NOTES_DIR));
+    early?.catch(() => {});
     const root = await this.#locateRoot(listing);
-    const known = listing?.folder === root ? listing.entries.get(NOTES_DIR) ?? null : undefined;
+    const guessed = likely === root ? await listing : undefined;
+    const known = guessed ? guessed.entries.get(NOTES_DIR) ?? null : undefined;
     const { dir, exists } = await this.#checkFolder(root, known);
-    const names = exists ? await this.#names(dir) : [];
+    const names = !exists ? [] : early && guessed ? await early : await this.#names(dir);
     const slugs = names.filter((name) => isSlug(name.slice(0, -3))).map((name) => name.slice(0, -3));
     const skipped = names.filter((name) => !isSlug(name.slice(0, -3)));
     const notes: Note[] = [];
