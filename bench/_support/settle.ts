@@ -46,3 +46,25 @@ export function describeLoad(settled: Settled): string {
     : `, still ≥ 1 after waiting ${waited}, so medians include time waiting for a core`;
   return `1-min load average ${load} on ${navigator.hardwareConcurrency} cores when measured${how}`;
 }
+
+/** A reading of the machine's CPU time counters (`/proc/stat`), or null where the OS has none. */
+export async function cpuTimes(): Promise<{ busy: number; total: number } | null> {
+  const line = (await Deno.readTextFile("/proc/stat").catch(() => "")).split("\n")[0];
+  if (!line.startsWith("cpu ")) return null;
+  const fields = line.trim().split(/\s+/).slice(1).map(Number);
+  const total = fields.reduce((sum, value) => sum + value, 0);
+  // idle and iowait are the time no one wanted a core.
+  return { busy: total - fields[3] - (fields[4] ?? 0), total };
+}
+
+/** `CPU busy 64 % of the time` between two readings (the bench, the servers and anything else), or "". */
+export function describeBusy(
+  before: { busy: number; total: number } | null,
+  after: { busy: number; total: number } | null,
+): string {
+  if (!before || !after || after.total <= before.total) return "";
+  const share = (after.busy - before.busy) / (after.total - before.total);
+  return `all cores ${
+    Math.round(share * 100)
+  } % busy during the calls (both servers and the client included)`;
+}

@@ -9,7 +9,7 @@ import type { LineClient } from "../_support/line_client.ts";
 import { type PeerKind, startPeer, startPeerLines } from "../_support/peers.ts";
 import { type Area, interleave, median, type Row, type Target } from "./row.ts";
 import { type Started, startOurs, startOursLines } from "../_support/ours.ts";
-import { describeLoad, settle } from "../_support/settle.ts";
+import { cpuTimes, describeBusy, describeLoad, settle } from "../_support/settle.ts";
 
 const STARTS = 10;
 const CALLS = 100;
@@ -125,6 +125,7 @@ export async function latency(workspace: string): Promise<Area> {
         await call(ours, pair.call.ours);
         await call(peer, peerCall);
       }
+      const cpuBefore = await cpuTimes();
       const [oursCalls, peerCalls] = await interleave(CALLS, [
         () => call(ours, pair.call.ours),
         () => call(peer, peerCall),
@@ -136,7 +137,8 @@ export async function latency(workspace: string): Promise<Area> {
         peers: { [pair.peerLabel]: median(peerCalls) },
         better: "lower",
         target: pair.callTarget,
-        note: `timing target; ${callLoad}`,
+        note: [`timing target; ${callLoad}`, describeBusy(cpuBefore, await cpuTimes())].filter(Boolean)
+          .join("; "),
       });
     } finally {
       await ours.close();
@@ -146,7 +148,8 @@ export async function latency(workspace: string): Promise<Area> {
   return {
     id: "latency",
     title: "Cold start and cheap calls",
-    method: `Each part waits (up to 2 min) for the 1-min load average to fall below 1 and notes the load. ` +
+    method: `Each part waits (up to 2 min) for the 1-min load average to fall below 1 and notes the load ` +
+      "(a cheap-call row also notes how busy all cores were during its calls: another job's burst shows). " +
       `Cold start: spawn → initialize → tools/list over stdio with the MCP SDK's client, ${STARTS} runs ` +
       `interleaved with the peer, median (ours is \`deno run\` from source with a warm Deno cache; peers are ` +
       `\`node\`). Cheap calls: ${CALLS} tools/call requests over one stdio connection after ${WARM_UP} ` +
