@@ -7,6 +7,7 @@ import { dirname, join } from "node:path";
 import { requireRipgrep } from "../../lib/ripgrep/locate.ts";
 import { Client, StdioClientTransport } from "../../lib/mcp/sdk_client.ts";
 import { REPO_ROOT } from "../../tools/catalog.ts";
+import { type LineClient, startLineClient, type StdioCommand } from "./line_client.ts";
 
 /** The peers we compare against. */
 export type PeerKind = "desktop-commander" | "filesystem" | "memory" | "ripgrep";
@@ -51,8 +52,14 @@ export function peerInstalled(kind: PeerKind): boolean {
   }
 }
 
-/** Installs (once) and starts a peer with `workspace` as its allowed folder; its HOME is a sandbox. */
-export async function startPeer(kind: PeerKind, options: { workspace: string }): Promise<Peer> {
+/** How a peer is started, and how to remove its sandbox HOME afterwards. */
+interface PeerCommand {
+  command: StdioCommand;
+  cleanup(): Promise<void>;
+}
+
+/** Installs (once) and prepares a peer with `workspace` as its allowed folder; its HOME is a sandbox. */
+async function peerCommand(kind: PeerKind, options: { workspace: string }): Promise<PeerCommand> {
   const pkg = PACKAGES[kind];
   const entry = join(PEERS_DIR, "node_modules", pkg.name, pkg.bin);
   await ensureInstalled(entry);
@@ -80,29 +87,37 @@ export async function startPeer(kind: PeerKind, options: { workspace: string }):
   }
   const rg = kind === "ripgrep" ? (await requireRipgrep()).path : "";
   const path = [rg ? dirname(rg) : "", Deno.env.get("PATH") ?? ""].filter(Boolean).join(":");
-  const transport = new StdioClientTransport({
-    command: "node",
-    args,
-    cwd: options.workspace,
-    env: {
-      PATH: path,
-      HOME: home,
-      HTTP_PROXY: DEAD_PROXY,
-      HTTPS_PROXY: DEAD_PROXY,
-      http_proxy: DEAD_PROXY,
-      https_proxy: DEAD_PROXY,
-      NO_PROXY: "",
-      DO_NOT_TRACK: "1",
-      // Desktop Commander fetches feature flags with fetch() whatever telemetryEnabled says, and Node 20's
-      // fetch ignores HTTP(S)_PROXY: point the flag URL itself at the dead port.
-      DC_FLAG_URL: `${DEAD_PROXY}/flags.json`,
-      USERPROFILE: home,
-      NODE_ENV: "production",
-      // The memory server keeps its graph next to its own code unless told otherwise.
-      MEMORY_FILE_PATH: join(home, "memory.jsonl"),
+  return {
+    command: {
+      command: "node",
+      args,
+      cwd: options.workspace,
+      env: {
+        PATH: path,
+        HOME: home,
+        HTTP_PROXY: DEAD_PROXY,
+        HTTPS_PROXY: DEAD_PROXY,
+        http_proxy: DEAD_PROXY,
+        https_proxy: DEAD_PROXY,
+        NO_PROXY: "",
+        DO_NOT_TRACK: "1",
+        // Desktop Commander fetches feature flags with fetch() whatever telemetryEnabled says, and Node 20's
+        // fetch ignores HTTP(S)_PROXY: point the flag URL itself at the dead port.
+        DC_FLAG_URL: `${DEAD_PROXY}/flags.json`,
+        USERPROFILE: home,
+        NODE_ENV: "production",
+        // The memory server keeps its graph next to its own code unless told otherwise.
+        MEMORY_FILE_PATH: join(home, "memory.jsonl"),
+      },
     },
-    stderr: "ignore",
-  });
+    cleanup: () => Deno.remove(home, { recursive: true }).catch(() => {}),
+  };
+}
+
+/** Installs (once) and starts a peer behind the SDK's client. */
+export async function startPeer(kind: PeerKind, options: { workspace: string }): Promise<Peer> {
+  const { command, cleanup } = await peerCommand(kind, options);
+  const transport = new StdioClientTransport({ ...command, stderr: "ignore" });
   const client = new Client({ name: "bench", version: "0.0.0" });
   await client.connect(transport);
   return {
@@ -110,7 +125,23 @@ export async function startPeer(kind: PeerKind, options: { workspace: string }):
     pid: transport.pid,
     async close() {
       await client.close();
-      await Deno.remove(home, { recursive: true }).catch(() => {});
+      await cleanup();
+    },
+  };
+}
+
+/** Installs (once) and starts a peer behind the bare JSON-lines client (`line_client.ts`). */
+export async function startPeerLines(kind: PeerKind, options: { workspace: string }): Promise<LineClient> {
+  const { command, cleanup } = await peerCommand(kind, options);
+  const client = await startLineClient(command).catch(async (error) => {
+    await cleanup();
+    throw error;
+  });
+  return {
+    ...client,
+    async close() {
+      await client.close();
+      await cleanup();
     },
   };
 }

@@ -1,12 +1,15 @@
 /**
  * Cold start (spawn → initialize → tools/list, 10 interleaved runs) and cheap call latency over stdio (100
- * interleaved calls each) for ours against the peer doing the same job; medians.
+ * interleaved calls each) for ours against the peer doing the same job; medians. Cheap calls go through a
+ * bare JSON-lines client, the same for both sides: the SDK client's validation of each result is the
+ * client's cost, about as large as a cheap call itself.
  * @module
  */
-import type { Client } from "../../lib/mcp/sdk_client.ts";
-import { type PeerKind, startPeer } from "../_support/peers.ts";
+import type { LineClient } from "../_support/line_client.ts";
+import { type PeerKind, startPeer, startPeerLines } from "../_support/peers.ts";
 import { type Area, interleave, median, type Row, type Target } from "./row.ts";
-import { type Started, startOurs } from "../_support/ours.ts";
+import { type Started, startOurs, startOursLines } from "../_support/ours.ts";
+import { cpuTimes, describeBusy, describeLoad, settle } from "../_support/settle.ts";
 
 const STARTS = 10;
 const CALLS = 100;
@@ -77,18 +80,17 @@ async function smallTree(root: string): Promise<void> {
   }
 }
 
-async function call(client: Client, [name, args]: [string, Record<string, unknown>]): Promise<void> {
-  const result = await client.callTool({ name, arguments: args });
+async function call(client: LineClient, [name, args]: [string, Record<string, unknown>]): Promise<void> {
+  const result = await client.callTool(name, args);
   if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content).slice(0, 200)}`);
 }
 
 /** Measures the area in `workspace`. */
 export async function latency(workspace: string): Promise<Area> {
-  const load = (await Deno.readTextFile("/proc/loadavg").catch(() => "?")).split(" ")[0];
-  const loaded = `timing target; 1-min load average ${load} on ${navigator.hardwareConcurrency} cores when ` +
-    "measured, so medians include time waiting for a core";
   await smallTree(workspace);
-  const rows: Row[] = [];
+  // Each timing part starts on a settled machine (the areas before it are heavy), and says at what load.
+  const startLoad = describeLoad(await settle());
+  const startRows: Row[] = [];
   for (const pair of PAIRS) {
     const startOnce = (start: () => Promise<Started>) => async () => {
       const server = await start();
@@ -99,7 +101,7 @@ export async function latency(workspace: string): Promise<Area> {
       startOnce(() => startOurs(pair.ours, workspace)),
       startOnce(() => startPeer(pair.peer, { workspace })),
     ]);
-    rows.push({
+    startRows.push({
       metric: `cold start ${pair.ours}-mcp vs ${pair.peerLabel}`,
       unit: "ms",
       ours: median(oursStart),
@@ -108,29 +110,35 @@ export async function latency(workspace: string): Promise<Area> {
       target: pair.startTarget,
       note: pair.startTarget
         ? `ours starts from source with \`deno run\` (module graph load, SDK + zod) — the Startup work of ` +
-          `issue 17 targets this; ${loaded}`
+          `issue 17 targets this; timing target; ${startLoad}`
         : undefined,
     });
-    const ours = await startOurs(pair.ours, workspace);
-    const peer = await startPeer(pair.peer, { workspace });
+  }
+  const callLoad = describeLoad(await settle());
+  const callRows: Row[] = [];
+  for (const pair of PAIRS) {
+    const ours = await startOursLines(pair.ours, workspace);
+    const peer = await startPeerLines(pair.peer, { workspace });
     try {
       const peerCall = pair.call.peer(workspace);
       for (let i = 0; i < WARM_UP; i++) {
-        await call(ours.client, pair.call.ours);
-        await call(peer.client, peerCall);
+        await call(ours, pair.call.ours);
+        await call(peer, peerCall);
       }
+      const cpuBefore = await cpuTimes();
       const [oursCalls, peerCalls] = await interleave(CALLS, [
-        () => call(ours.client, pair.call.ours),
-        () => call(peer.client, peerCall),
+        () => call(ours, pair.call.ours),
+        () => call(peer, peerCall),
       ]);
-      rows.push({
+      callRows.push({
         metric: `${pair.what}: ${pair.call.ours[0]} vs ${peerCall[0]}`,
         unit: "ms",
         ours: median(oursCalls),
         peers: { [pair.peerLabel]: median(peerCalls) },
         better: "lower",
         target: pair.callTarget,
-        note: loaded,
+        note: [`timing target; ${callLoad}`, describeBusy(cpuBefore, await cpuTimes())].filter(Boolean)
+          .join("; "),
       });
     } finally {
       await ours.close();
@@ -140,11 +148,16 @@ export async function latency(workspace: string): Promise<Area> {
   return {
     id: "latency",
     title: "Cold start and cheap calls",
-    method: `Cold start: spawn → initialize → tools/list over stdio, ${STARTS} runs interleaved with the ` +
-      `peer, median (ours is \`deno run\` from source with a warm Deno cache; peers are \`node\`). Cheap ` +
-      `calls: ${CALLS} calls over one stdio connection after ${WARM_UP} warm-up calls, interleaved, median ` +
-      "wall time at the client. The small tree is 100 two-line files.",
+    method: `Each part waits (up to 2 min) for the 1-min load average to fall below 1 and notes the load ` +
+      "(a cheap-call row also notes how busy all cores were during its calls: another job's burst shows). " +
+      `Cold start: spawn → initialize → tools/list over stdio with the MCP SDK's client, ${STARTS} runs ` +
+      `interleaved with the peer, median (ours is \`deno run\` from source with a warm Deno cache; peers are ` +
+      `\`node\`). Cheap calls: ${CALLS} tools/call requests over one stdio connection after ${WARM_UP} ` +
+      "warm-up calls, interleaved with the peer, median wall time from writing the request line to reading " +
+      "the answer line, with a bare JSON-lines client (no schema validation) for both sides — the SDK " +
+      "client's zod/Ajv check of each result is client cost, not the server's. The small tree is 100 " +
+      "two-line files.",
     peerColumns: ["reference filesystem", "reference memory", "mcp-ripgrep", "Desktop Commander"],
-    rows,
+    rows: PAIRS.flatMap((_, index) => [startRows[index], callRows[index]]),
   };
 }

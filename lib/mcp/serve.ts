@@ -117,7 +117,7 @@ export async function serveStdio(
   const { LineTransport } = await import("./line_transport.ts");
   const transport = new LineTransport(
     quick?.input ?? Deno.stdin.readable,
-    Deno.stdout.writable,
+    Deno.stdout,
     quick?.initialize ? { dropAnswer: replayedAnswer(quick.initialize) } : {},
   );
   transport.onclose = () => shutdown("stdin closed");

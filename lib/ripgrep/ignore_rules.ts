@@ -5,7 +5,7 @@
  */
 import { platform } from "../platform/mod.ts";
 import type { GlobFilter } from "./glob_filter.ts";
-import { pathExists } from "../fs/exists.ts";
+import { firstExisting } from "../fs/exists.ts";
 
 /** What a run may see. */
 export interface IgnoreRules {
@@ -66,13 +66,15 @@ function hiddenName(path: string): boolean {
 /** Whether any of `folders` (absolute) has a `.git` file or folder at or above it. */
 export async function insideGitRepo(folders: string[]): Promise<boolean> {
   for (const folder of folders) {
+    const candidates: string[] = [];
     let current = folder;
     while (true) {
-      if (await pathExists(platform.path.join(current, ".git"))) return true;
+      candidates.push(platform.path.join(current, ".git"));
       const parent = platform.path.dirname(current);
       if (parent === current) break;
       current = parent;
     }
+    if (await firstExisting(candidates) >= 0) return true;
   }
   return false;
 }

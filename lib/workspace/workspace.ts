@@ -104,26 +104,9 @@ export class Workspace {
    * nearest existing parent.
    */
   async resolveInside(shown: string): Promise<string> {
-    // The one place a quoted, escaped name (`"a\nb.txt"`, as tools show odd names) is turned back into one.
-    const path = pathFromArgument(shown);
-    if (hasRawBytes(path)) {
-      throw new ToolError(
-        "invalid_argument",
-        `Cannot use ${shown}: its name is not valid UTF-8, which this server cannot open; rename it (e.g. in a shell)`,
-      );
-    }
-    if (path.includes("\0")) {
-      throw new ToolError(
-        "invalid_argument",
-        `Cannot use path ${JSON.stringify(path)}: it contains a NUL byte`,
-      );
-    }
-    if (platform.isDevicePath(path)) {
-      throw new ToolError("invalid_argument", `Cannot use "${path}": it names a device, not a file`);
-    }
+    const path = checkedPath(shown);
     await this.#pending;
-    const plain = fromPathForm(path);
-    const absolute = platform.path.resolve(this.primary, plain === "" ? "." : plain);
+    const absolute = this.#absolute(path);
     const real = await realResolve(absolute).catch((error) => {
       // A folder on the way without search (x) permission: say which path, not "internal".
       if (error instanceof Deno.errors.PermissionDenied) {
@@ -148,6 +131,20 @@ export class Workspace {
     return real;
   }
 
+  /**
+   * The absolute path `resolveInside` starts from (the same checks, no I/O, nothing resolved yet):
+   * what a caller may `stat` while `resolveInside` runs, to use only once it returned. Call after
+   * {@link ready}: the primary root may still change before.
+   */
+  absolute(shown: string): string {
+    return this.#absolute(checkedPath(shown));
+  }
+
+  #absolute(path: string): string {
+    const plain = fromPathForm(path);
+    return platform.path.resolve(this.primary, plain === "" ? "." : plain);
+  }
+
   /** Whether a real absolute path lies in a root or an allowed folder. */
   contains(real: string): boolean {
     return [...this.#roots, ...this.#extra].some((root) => platform.isInside(real, root));
@@ -166,6 +163,28 @@ export class Workspace {
     if (!platform.isInside(real, this.primary)) return toSlashes(real);
     return toSlashes(platform.path.relative(this.primary, real)) || ".";
   }
+}
+
+/** The path a tool argument names, refused when no file can have that name. */
+function checkedPath(shown: string): string {
+  // The one place a quoted, escaped name (`"a\nb.txt"`, as tools show odd names) is turned back into one.
+  const path = pathFromArgument(shown);
+  if (hasRawBytes(path)) {
+    throw new ToolError(
+      "invalid_argument",
+      `Cannot use ${shown}: its name is not valid UTF-8, which this server cannot open; rename it (e.g. in a shell)`,
+    );
+  }
+  if (path.includes("\0")) {
+    throw new ToolError(
+      "invalid_argument",
+      `Cannot use path ${JSON.stringify(path)}: it contains a NUL byte`,
+    );
+  }
+  if (platform.isDevicePath(path)) {
+    throw new ToolError("invalid_argument", `Cannot use "${path}": it names a device, not a file`);
+  }
+  return path;
 }
 
 function splitList(value: string | undefined): string[] {

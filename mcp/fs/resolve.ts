@@ -20,13 +20,19 @@ export async function resolveExisting(
   path: string,
   options: { verb: string; signal?: AbortSignal },
 ): Promise<Existing> {
+  // The stat runs alongside the real-path lookup (each is a trip through Deno's blocking thread pool),
+  // on the path as given: it follows the same symlinks to the same file. Only metadata is read before
+  // the path is known to be inside, and none of it is used unless it is.
+  await deps.workspace.ready();
+  const stat = Deno.stat(deps.workspace.absolute(path)).then(
+    (info) => ({ info }),
+    (error: unknown) => ({ error }),
+  );
   const real = await deps.workspace.resolveInside(path);
-  try {
-    return { real, info: await Deno.stat(real) };
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) {
-      throw pathError(error, `Cannot ${options.verb} "${quotablePath(path)}"`);
-    }
+  const stated = await stat;
+  if ("info" in stated) return { real, info: stated.info };
+  if (!(stated.error instanceof Deno.errors.NotFound)) {
+    throw pathError(stated.error, `Cannot ${options.verb} "${quotablePath(path)}"`);
   }
   const similar = await similarPaths(real, {
     root: deps.workspace.primary,

@@ -209,6 +209,18 @@ export async function scanLines(file: Deno.FsFile, options: ScanOptions): Promis
 }
 
 /**
+ * The line count {@link scanLines} gives for a whole file already in memory, CR-only files (as
+ * {@link crOnlyFile} tells them) counted by CR: a last line without a newline counts, an empty file has 0.
+ */
+export function countLines(bytes: Uint8Array): number {
+  if (bytes.length === 0) return 0;
+  const nl = bytes.includes(CR) && !bytes.includes(LF) ? CR : LF;
+  let count = 0;
+  for (let at = bytes.indexOf(nl); at >= 0; at = bytes.indexOf(nl, at + 1)) count++;
+  return bytes[bytes.length - 1] === nl ? count : count + 1;
+}
+
+/**
  * Whether `file` breaks its lines with CR alone: it has a CR in `head` and no LF anywhere (the edit server's
  * rule). Only a file whose head has no LF is read further, and only until its first LF.
  */

@@ -3,7 +3,7 @@ import { ToolError, toToolError } from "../../lib/mcp/errors.ts";
 import { platform } from "../../lib/platform/mod.ts";
 import type { FsDeps } from "./deps.ts";
 import { resolveExisting } from "./resolve.ts";
-import { crOnlyFile, scanLines } from "./scan.ts";
+import { countLines, crOnlyFile, scanLines } from "./scan.ts";
 import { sniff, SNIFF_BYTES } from "./sniff.ts";
 
 /** What fs_stat returns. */
@@ -36,7 +36,7 @@ export async function statPath(deps: FsDeps, path: string, signal?: AbortSignal)
     mtime: info.mtime?.toISOString() ?? null,
     mode: info.mode === null ? null : (info.mode & 0o7777).toString(8),
   };
-  const symlink = await linkTarget(deps, path);
+  const symlink = await linkTarget(deps, path, real);
   if (symlink !== undefined) result.symlink = symlink;
   try {
     if (info.isFile) await describeFile(real, info.size, deps.limits.statLineBytes, result, signal);
@@ -55,6 +55,19 @@ async function describeFile(
   result: StatResult,
   signal?: AbortSignal,
 ): Promise<void> {
+  // Every async file call is a trip through Deno's blocking thread pool (tens of µs, more on a busy
+  // machine): a file the sniffer would read whole anyway is read in one call and counted in memory.
+  if (size <= SNIFF_BYTES) {
+    const bytes = await Deno.readFile(real, { signal });
+    const kind = sniff(bytes.subarray(0, SNIFF_BYTES));
+    if (kind.kind !== "text") {
+      result.content = kind.label;
+      return;
+    }
+    result.content = kind.bom ? "text (UTF-8 BOM)" : "text";
+    if (size <= lineBytes) result.lines = countLines(bytes);
+    return;
+  }
   using file = await Deno.open(real, { read: true });
   const head = new Uint8Array(SNIFF_BYTES);
   const read = (await file.read(head)) ?? 0;
@@ -77,8 +90,10 @@ async function describeFile(
   result.lines = scan.totalLines;
 }
 
-async function linkTarget(deps: FsDeps, path: string): Promise<string | undefined> {
+async function linkTarget(deps: FsDeps, path: string, real: string): Promise<string | undefined> {
   const given = platform.path.resolve(deps.workspace.primary, path);
+  // A path that is its own real path has no symlink anywhere in it: no lstat needed.
+  if (given === real) return undefined;
   try {
     if (!(await Deno.lstat(given)).isSymlink) return undefined;
     return await Deno.readLink(given);

@@ -1,7 +1,7 @@
 /** Where a workspace's notes live: `<repo-root>/.continue-notes/`, never in the home folder. */
 import { ToolError } from "../../lib/mcp/errors.ts";
 import { platform, toSlashes } from "../../lib/platform/mod.ts";
-import { pathExists } from "../../lib/fs/exists.ts";
+import { firstExisting, pathExists } from "../../lib/fs/exists.ts";
 
 /** The folder, under the repo root, that holds one markdown file per note. */
 export const NOTES_DIR = ".continue-notes";
@@ -10,6 +10,28 @@ export const NOTES_DIR = ".continue-notes";
 export interface RepoRootOptions {
   /** Home folders (`HOME`, `USERPROFILE`): never a repo root, and the walk stops below them. */
   homes?: readonly string[];
+  /**
+   * A listing of `start` being read (undefined inside: unreadable): whether `start` holds `.git` is read
+   * from it, while the levels above are looked up.
+   */
+  listing?: Promise<FolderListing | undefined>;
+}
+
+/** The entries of one folder, by name, as `Deno.readDir` gives them (symlinks not followed). */
+export interface FolderListing {
+  folder: string;
+  entries: ReadonlyMap<string, Deno.DirEntry>;
+}
+
+/** The listing of `folder`, or undefined when it cannot be read. */
+export async function listFolder(folder: string): Promise<FolderListing | undefined> {
+  const entries = new Map<string, Deno.DirEntry>();
+  try {
+    for await (const entry of Deno.readDir(folder)) entries.set(entry.name, entry);
+  } catch {
+    return undefined;
+  }
+  return { folder, entries };
 }
 
 /**
@@ -19,16 +41,29 @@ export interface RepoRootOptions {
  * Throws `unavailable` when the answer would be a home folder or the filesystem root.
  */
 export async function findRepoRoot(start: string, options: RepoRootOptions = {}): Promise<string> {
-  const homes = (options.homes ?? []).filter(Boolean).map((home) => platform.path.resolve(home));
-  const isHome = (dir: string) => homes.some((home) => samePath(dir, home));
+  const isHome = homeTest(options);
   const origin = platform.path.resolve(start);
+  const walked: string[] = [];
   let dir = origin;
   while (!isHome(dir)) {
-    if (await pathExists(platform.path.join(dir, ".git"))) return dir;
+    walked.push(dir);
     const parent = platform.path.dirname(dir);
     if (parent === dir) break;
     dir = parent;
   }
+  // Every level is looked up at once (each lookup is a trip through Deno's blocking thread pool); the
+  // nearest wins.
+  const above = walked.filter((folder) => folder !== origin);
+  const aboveFound = firstExisting(above.map((folder) => platform.path.join(folder, ".git")));
+  if (walked[0] === origin) {
+    const listing = await options.listing;
+    const here = listing?.folder === origin
+      ? listing.entries.has(".git")
+      : await pathExists(platform.path.join(origin, ".git"));
+    if (here) return origin;
+  }
+  const nearest = await aboveFound;
+  if (nearest >= 0) return above[nearest];
   if (isHome(origin) || platform.path.dirname(origin) === origin) {
     throw new ToolError(
       "unavailable",
@@ -38,6 +73,20 @@ export async function findRepoRoot(start: string, options: RepoRootOptions = {})
     );
   }
   return origin;
+}
+
+/**
+ * The root {@link findRepoRoot} most often answers: `start` itself (a repository's root, or a folder in no
+ * repository); undefined where it never does (a home folder, the filesystem root).
+ */
+export function likelyRepoRoot(start: string, options: RepoRootOptions = {}): string | undefined {
+  const origin = platform.path.resolve(start);
+  return homeTest(options)(origin) || platform.path.dirname(origin) === origin ? undefined : origin;
+}
+
+function homeTest(options: RepoRootOptions): (dir: string) => boolean {
+  const homes = (options.homes ?? []).filter(Boolean).map((home) => platform.path.resolve(home));
+  return (dir) => homes.some((home) => samePath(dir, home));
 }
 
 /**

@@ -13,7 +13,7 @@ import { loadNote, lstatOrNull, type Note } from "./note_file.ts";
 import { checkExpected, composeNote, slugFromTitle, type WriteRequest } from "./compose.ts";
 
 export type { WriteRequest };
-import { followNotesLink, NOTES_DIR } from "./repo_root.ts";
+import { type FolderListing, followNotesLink, listFolder, NOTES_DIR } from "./repo_root.ts";
 
 /** The largest note the server writes. */
 export const MAX_NOTE_BYTES = 64 * 1024;
@@ -37,8 +37,17 @@ export interface Listing {
 
 /** How a store finds its folder and tells the time. */
 export interface StoreOptions {
-  /** The repository root; the notes live in its `.continue-notes/`. */
-  locateRoot: () => Promise<string>;
+  /**
+   * The repository root; the notes live in its `.continue-notes/`. `listing`, when given, is the likely
+   * root's, being read: what it says need not be looked up again.
+   */
+  locateRoot: (listing?: Promise<FolderListing | undefined>) => Promise<string>;
+  /**
+   * Where `locateRoot` most likely answers (undefined: no guess): notes_list reads that folder and its
+   * notes folder while the root is looked for, and the root search and the notes folder check take what
+   * they need from the listing; a wrong guess is dropped.
+   */
+  likelyRoot?: () => Promise<string | undefined>;
   now?: () => Date;
 }
 
@@ -46,22 +55,31 @@ const encoder = new TextEncoder();
 
 /** The notes of the repository `locateRoot` points at (asked again on every call: roots can change). */
 export class NoteStore {
-  #locateRoot: () => Promise<string>;
+  #locateRoot: (listing?: Promise<FolderListing | undefined>) => Promise<string>;
+  #likelyRoot: () => Promise<string | undefined>;
   #now: () => Date;
   /** Writes and deletes of one note file never interleave, within this server or across processes. */
   #locks = new FileLocks();
 
   constructor(options: StoreOptions) {
     this.#locateRoot = options.locateRoot;
+    this.#likelyRoot = options.likelyRoot ?? (() => Promise.resolve(undefined));
     this.#now = options.now ?? (() => new Date());
   }
 
   /** The repository root and its notes folder (which may not exist yet). */
   async folder(): Promise<{ root: string; dir: string }> {
-    const root = await this.#locateRoot();
+    return await this.#checkFolder(await this.#locateRoot());
+  }
+
+  /** `entry`: the folder's lstat already known (null: nothing there), from a listing of `root`. */
+  async #checkFolder(
+    root: string,
+    entry?: Deno.DirEntry | null,
+  ): Promise<{ root: string; dir: string; exists: boolean }> {
     const dir = platform.path.join(root, NOTES_DIR);
-    const info = await lstatOrNull(dir);
-    if (!info) return { root, dir };
+    const info = entry === undefined ? await lstatOrNull(dir) : entry;
+    if (!info) return { root, dir, exists: false };
     // A cloned repository could point its notes folder anywhere, e.g. at ~/.ssh.
     const real = info.isSymlink ? await followNotesLink(dir) : dir;
     if (!platform.isInside(real, root)) {
@@ -73,13 +91,24 @@ export class NoteStore {
     if (info.isSymlink ? !(await Deno.stat(dir)).isDirectory : !info.isDirectory) {
       throw new ToolError("invalid_argument", `Cannot use "${NOTES_DIR}": it is not a folder; rename it`);
     }
-    return { root, dir };
+    return { root, dir, exists: true };
   }
 
   /** All notes, in folder order; files that are not notes are named in `skipped`. */
   async list(): Promise<Listing> {
-    const { dir } = await this.folder();
-    const names = await this.#names(dir);
+    // Each file call is a trip through Deno's blocking thread pool, so they go out at once: the likely
+    // root (the workspace) is listed, which tells whether it holds `.git` and the notes folder, and the
+    // notes folder is read, while the levels above are looked up. The names are used only once the
+    // folder passed its check, and only when the guess was right.
+    const likely = await this.#likelyRoot();
+    const listing = likely === undefined ? undefined : listFolder(likely);
+    const early = likely === undefined ? undefined : this.#names(platform.path.join(likely, NOTES_DIR));
+    early?.catch(() => {});
+    const root = await this.#locateRoot(listing);
+    const guessed = likely === root ? await listing : undefined;
+    const known = guessed ? guessed.entries.get(NOTES_DIR) ?? null : undefined;
+    const { dir, exists } = await this.#checkFolder(root, known);
+    const names = !exists ? [] : early && guessed ? await early : await this.#names(dir);
     const slugs = names.filter((name) => isSlug(name.slice(0, -3))).map((name) => name.slice(0, -3));
     const skipped = names.filter((name) => !isSlug(name.slice(0, -3)));
     const notes: Note[] = [];

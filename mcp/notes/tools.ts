@@ -5,7 +5,7 @@ import { ToolError, toToolError } from "../../lib/mcp/errors.ts";
 import type { Workspace } from "../../lib/workspace/workspace.ts";
 import { capText } from "../../lib/text/cap.ts";
 import { NoteStore } from "./store.ts";
-import { findRepoRoot, NOTES_DIR } from "./repo_root.ts";
+import { findRepoRoot, likelyRepoRoot, NOTES_DIR } from "./repo_root.ts";
 import { formatIndex } from "./listing.ts";
 import { readHeader } from "./read_header.ts";
 import { validateSlug } from "./slug.ts";
@@ -34,9 +34,13 @@ const DESTRUCTIVE = {
 /** The tools, closed over one store. */
 export function createTools(deps: NotesDeps): ToolDefinition[] {
   const store = new NoteStore({
-    locateRoot: async () => {
+    locateRoot: async (listing) => {
       await deps.workspace.ready();
-      return await findRepoRoot(deps.workspace.primary, { homes: deps.homes });
+      return await findRepoRoot(deps.workspace.primary, { homes: deps.homes, listing });
+    },
+    likelyRoot: async () => {
+      await deps.workspace.ready();
+      return likelyRepoRoot(deps.workspace.primary, { homes: deps.homes });
     },
     now: deps.now,
   });

@@ -34,6 +34,8 @@ export interface GrepRequest {
   noIgnore?: boolean;
   /** The searched paths lie in a git repository (`insideGitRepo`); default false. */
   inGitRepo?: boolean;
+  /** The searched tree is small (`isSmallTree`): one ripgrep thread is faster than its parallel walker. */
+  smallTree?: boolean;
 }
 
 /** Where and how long ripgrep runs. */
@@ -78,7 +80,9 @@ export function grepArgs(request: GrepRequest, sorted: boolean): string[] {
   if (request.mode === "files") args.push("--max-count", "1");
   args.push(...ignoreRuleArgs(ignoreRules(request)));
   for (const type of request.types ?? []) args.push("--type", type);
+  // `--sort path` runs on one thread already.
   if (sorted) args.push("--sort", "path");
+  else if (request.smallTree) args.push("--threads", "1");
   args.push("--regexp", request.pattern, "--", ...request.paths);
   return args;
 }

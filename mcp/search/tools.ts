@@ -9,6 +9,7 @@ import { platform } from "../../lib/platform/mod.ts";
 import { grep } from "./grep.ts";
 import { glob } from "./glob.ts";
 import { insideGitRepo } from "../../lib/ripgrep/ignore_rules.ts";
+import { isSmallTree } from "../../lib/ripgrep/small_tree.ts";
 import { renderGrep } from "./render.ts";
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
@@ -49,7 +50,9 @@ export function createTools(deps: SearchDeps): ToolDefinition[] {
       annotations: READ_ONLY,
       run: async (input, { signal }) => {
         refuseNul("search_grep", [input.pattern, ...toList(input.glob), input.type ?? ""]);
-        const { paths, where, inGitRepo } = await targets(deps.workspace, input.path);
+        const { paths, where, inGitRepo, smallTree } = await targets(deps.workspace, input.path, {
+          sizeUp: true,
+        });
         const mode = input.mode ?? "lines";
         const offset = Math.floor(input.offset ?? 0);
         const context = Math.floor(input.context ?? 0);
@@ -70,6 +73,7 @@ export function createTools(deps: SearchDeps): ToolDefinition[] {
           hidden: input.hidden,
           noIgnore: input.no_ignore,
           inGitRepo,
+          smallTree,
         }, { cwd: deps.workspace.primary, timeoutMs: deps.timeoutMs, signal });
         return renderGrep(outcome, {
           pattern: input.pattern,
@@ -135,11 +139,14 @@ function toList(value: string | string[] | undefined): string[] {
  * What to search, as ripgrep and the model see it: the given path (once it is known to be inside), or by
  * default every workspace root, primary first (relative), the others absolute; a root inside another is
  * searched once. `inGitRepo` decides the ignore rules: true when any target lies in a git repository.
+ * With `sizeUp`, `smallTree` tells whether the target is a file or a small tree (`isSmallTree`).
  */
 async function targets(
   workspace: Workspace,
   path: string | undefined,
-): Promise<{ paths: string[]; where: string; inGitRepo: boolean }> {
+  options: { sizeUp?: boolean } = {},
+): Promise<{ paths: string[]; where: string; inGitRepo: boolean; smallTree: boolean }> {
+  const sizeUp = (folders: string[]) => options.sizeUp ? isSmallTree(folders) : Promise.resolve(false);
   if (path === undefined) {
     await workspace.ready();
     const roots = workspace.roots.filter((root, i) =>
@@ -147,23 +154,27 @@ async function targets(
     );
     const paths = roots.map((root) => workspace.relative(root));
     const where = roots.map((root) => workspace.display(root)).join(", ");
-    return { paths, where, inGitRepo: await insideGitRepo(roots) };
+    const [inGitRepo, smallTree] = await Promise.all([insideGitRepo(roots), sizeUp(roots)]);
+    return { paths, where, inGitRepo, smallTree };
   }
+  // The stat runs alongside the real-path lookup, on the path as given (see fs-mcp's resolveExisting).
+  await workspace.ready();
+  const stat = Deno.stat(workspace.absolute(path)).then(
+    (info) => ({ info }),
+    (error: unknown) => ({ error }),
+  );
   const real = await workspace.resolveInside(path);
-  let info: Deno.FileInfo;
-  try {
-    info = await Deno.stat(real);
-  } catch (error) {
-    throw pathError(error, `Cannot search "${quotablePath(path)}"`);
-  }
+  const stated = await stat;
+  if ("error" in stated) throw pathError(stated.error, `Cannot search "${quotablePath(path)}"`);
+  const info = stated.info;
   // ripgrep would block on a FIFO until the timeout: refuse pipes, sockets and devices up front.
   if (!info.isFile && !info.isDirectory) {
     throw new ToolError("invalid_argument", `Cannot search "${path}": not a regular file or folder`);
   }
   const folder = info.isDirectory ? real : platform.path.dirname(real);
-  return {
-    paths: [workspace.relative(real)],
-    where: workspace.display(real),
-    inGitRepo: await insideGitRepo([folder]),
-  };
+  const [inGitRepo, smallTree] = await Promise.all([
+    insideGitRepo([folder]),
+    info.isFile ? Promise.resolve(Boolean(options.sizeUp)) : sizeUp([real]),
+  ]);
+  return { paths: [workspace.relative(real)], where: workspace.display(real), inGitRepo, smallTree };
 }

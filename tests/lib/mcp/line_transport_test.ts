@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { LineTransport } from "../../../lib/mcp/line_transport.ts";
+import { LineTransport, SYNC_WRITE_BYTES } from "../../../lib/mcp/line_transport.ts";
 import type { JSONRPCMessage } from "../../../lib/mcp/sdk.ts";
 
 interface Exchange {
@@ -153,4 +153,45 @@ Deno.test("an answer dropped on purpose is not written, yet counts as answered: 
     clearTimeout(deadline);
   }
   assert.deepEqual(written.trimEnd().split("\n").map((line) => JSON.parse(line).id), [2]);
+});
+
+Deno.test("on stdout, small messages are written at once, a large one and those behind it in order, whole", async () => {
+  let written = new Uint8Array(0);
+  const take = (bytes: Uint8Array) => {
+    // A pipe may take fewer bytes than offered: at most 7 a call here.
+    const taken = bytes.subarray(0, 7);
+    const joined = new Uint8Array(written.length + taken.length);
+    joined.set(written);
+    joined.set(taken, written.length);
+    written = joined;
+    return taken.length;
+  };
+  const calls: string[] = [];
+  const output = {
+    writeSync(bytes: Uint8Array): number {
+      calls.push("sync");
+      return take(bytes);
+    },
+    async write(bytes: Uint8Array): Promise<number> {
+      calls.push("async");
+      await Promise.resolve();
+      return take(bytes);
+    },
+  };
+  const transport = new LineTransport(ReadableStream.from<Uint8Array>([]), output, { drainMs: 0 });
+  const big = "x".repeat(SYNC_WRITE_BYTES);
+  const messages = [
+    { jsonrpc: "2.0", method: "notifications/progress", params: { progress: 1, progressToken: "é" } },
+    { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: big }] } },
+    { jsonrpc: "2.0", id: 2, result: { content: [{ type: "text", text: "pong ✓" }] } },
+  ] as JSONRPCMessage[];
+  // Not awaited one by one: the last one is sent while the large one is still being written.
+  await Promise.all(messages.map((message) => transport.send(message)));
+  const lines = new TextDecoder().decode(written).trimEnd().split("\n").map((line) => JSON.parse(line));
+  assert.deepEqual(lines, messages);
+  // The first message went out at once; everything after it queued behind the large one.
+  assert.equal(calls[0], "sync");
+  assert.ok(calls.lastIndexOf("sync") < calls.indexOf("async"), "nothing jumps the queued large message");
+  await transport.send(messages[2]);
+  assert.equal(calls.at(-1), "sync", "the queue drained: small messages go at once again");
 });

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { scanLines, type ScanOptions } from "../../../mcp/fs/scan.ts";
+import { countLines, crOnlyFile, scanLines, type ScanOptions } from "../../../mcp/fs/scan.ts";
 import { CHECKPOINT_LINES, checkpointBefore, newLineIndex } from "../../../mcp/fs/line_index.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
 
@@ -101,5 +101,24 @@ Deno.test("scanLines counts the cut characters exactly when the byte cap splits 
   for (const chunkSize of [7, 4096, 65536]) {
     const scan = await scanFile(ws.join("t.txt"), { maxLineChars: 2000, chunkSize });
     assert.equal(scan.lines[0].text, `x${"é".repeat(1999)}…(+3001 chars)`, `chunk size ${chunkSize}`);
+  }
+});
+
+Deno.test("countLines on a whole file in memory agrees with scanLines to the end", async () => {
+  const samples = ["", "a", "a\n", "a\nb", "\n\n", "a\r\nb\r\n", "a\rb\r", "a\rb", "\r", "a\r\nb\rc", TRICKY];
+  for (const [i, text] of samples.entries()) {
+    await using ws = await tempWorkspace({ [`t${i}.txt`]: text });
+    const bytes = await Deno.readFile(ws.join(`t${i}.txt`));
+    using file = await Deno.open(ws.join(`t${i}.txt`), { read: true });
+    const crOnly = await crOnlyFile(file, bytes);
+    const scan = await scanLines(file, {
+      offset: Number.MAX_SAFE_INTEGER,
+      limit: 0,
+      maxChars: 0,
+      maxLineChars: 0,
+      toEnd: true,
+      crOnly,
+    });
+    assert.equal(countLines(bytes), scan.totalLines, JSON.stringify(text));
   }
 });

@@ -25,6 +25,19 @@ function errorOf(result: CallToolResult): string {
   return textOf(result);
 }
 
+Deno.test("from a folder below the repository root, notes_list shows the root's notes, not the folder's own", async () => {
+  // notes_list reads the workspace's own .continue-notes/ while it looks for the root: that guess is dropped.
+  await using ws = await tempWorkspace({
+    ".git/": "",
+    ".continue-notes/kept.md": "---\nupdated: 2026-01-01T00:00:00.000Z\n---\nIn the root.\n",
+    "src/.continue-notes/decoy.md": "---\nupdated: 2026-01-01T00:00:00.000Z\n---\nIn src.\n",
+  });
+  await using c = await connect(notesServer(ws.join("src")));
+  const listing = await c.text("notes_list");
+  assert.match(listing, /^kept\b/m);
+  assert.doesNotMatch(listing, /decoy/);
+});
+
 Deno.test("write, list, read and delete round-trip through the protocol from a nested folder", async () => {
   await using ws = await tempWorkspace({ ".git/": "", "src/deep/": "" });
   await using c = await connect(notesServer(ws.join("src/deep")));
@@ -270,5 +283,22 @@ Deno.test(
       errorOf(await c.call("notes_read", { slug: "linked" })),
       /^Error \[permission_denied\]: .*symlink/,
     );
+  },
+);
+
+Deno.test(
+  "a notes folder linking outside the repository is refused by notes_list, a file in its place too",
+  { ignore: isWindows },
+  async () => {
+    await using outside = await tempWorkspace({ "notes/secret.md": "# Secret\n\nDo not list." });
+    await using ws = await tempWorkspace({
+      ".git/": "",
+      ".continue-notes": { symlink: outside.join("notes") },
+    });
+    await using c = await connect(notesServer(ws.path));
+    assert.match(errorOf(await c.call("notes_list")), /^Error \[permission_denied\]: .*links outside/);
+    await using plain = await tempWorkspace({ ".continue-notes": "not a folder" });
+    await using d = await connect(notesServer(plain.path));
+    assert.match(errorOf(await d.call("notes_list")), /^Error \[invalid_argument\]: .*not a folder/);
   },
 );
