@@ -20,6 +20,11 @@ export const SUPPORTED_PROTOCOL_VERSIONS = [
   "2024-10-07",
 ];
 
+/**
+ * A client quiet this long after initialize is answered is not about to list the tools: the quick path
+ * ends and the server loads. Clients send tools/list right after initialized, within a few milliseconds.
+ */
+const QUIET_MS = 50;
 /** A handshake longer than this is left to the SDK (and its size checks). */
 const MAX_HANDSHAKE_BYTES = 1024 * 1024;
 const NEWLINE = 0x0a;
@@ -68,9 +73,16 @@ export async function answerHandshake(
   let leftOver = false;
   const answer = (id: string | number, result: unknown) =>
     writer.write(new TextEncoder().encode(JSON.stringify({ result, jsonrpc: "2.0", id }) + "\n"));
+  /** A read not yet answered when the client went quiet: the rest of the input starts with it. */
+  let read: Promise<ReadableStreamReadResult<Uint8Array>> | undefined;
   try {
     reading: while (pending.length <= MAX_HANDSHAKE_BYTES) {
-      const { value, done } = await reader.read();
+      read ??= reader.read();
+      // Once initialize is answered, a quiet client gets its server loaded meanwhile, not at its next call.
+      const result = initialize ? await beforeQuiet(read) : await read;
+      if (!result) break;
+      read = undefined;
+      const { value, done } = result;
       if (done) break;
       pending = concat(pending, value);
       let newline: number;
@@ -100,7 +112,20 @@ export async function answerHandshake(
     writer.releaseLock();
   }
   replay.push(pending);
-  return { ...forward(reader, replay, leftOver || hasContent(pending)), initialize };
+  return { ...forward(reader, read, replay, leftOver || hasContent(pending)), initialize };
+}
+
+/** `read`'s result, or undefined when the client sends nothing for {@link QUIET_MS}. */
+async function beforeQuiet(
+  read: Promise<ReadableStreamReadResult<Uint8Array>>,
+): Promise<ReadableStreamReadResult<Uint8Array> | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const quiet = new Promise<undefined>((resolve) => timer = setTimeout(() => resolve(undefined), QUIET_MS));
+  try {
+    return await Promise.race([read, quiet]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
@@ -109,6 +134,7 @@ export async function answerHandshake(
  */
 function forward(
   reader: ReadableStreamDefaultReader<Uint8Array>,
+  read: Promise<ReadableStreamReadResult<Uint8Array>> | undefined,
   replay: Uint8Array[],
   sentMore: boolean,
 ): Pick<Handshake, "input" | "closedIdle"> {
@@ -125,7 +151,8 @@ function forward(
       while (true) {
         // Past this much unread input, wait for the server to take some: a flood must not fill memory.
         while (queued > MAX_HANDSHAKE_BYTES) await changed();
-        const { value, done } = await reader.read();
+        const { value, done } = await (read ?? reader.read());
+        read = undefined;
         if (done) break;
         sentMore ||= hasContent(value);
         queue.push(value);

@@ -153,3 +153,19 @@ Deno.test("over stdio a call sent with the handshake, then stdin closed, is stil
   assert.deepEqual(answers.map((answer) => answer.id), [0, 1, 2]);
   assert.match(JSON.stringify(answers[2].result), /pong/);
 });
+
+Deno.test("a client quiet after initialize ends the quick path, and what it sends later still gets through", async () => {
+  let feed!: ReadableStreamDefaultController<Uint8Array>;
+  const input = new ReadableStream<Uint8Array>({ start: (controller) => void (feed = controller) });
+  const line = (message: object) => new TextEncoder().encode(JSON.stringify(message) + "\n");
+  feed.enqueue(line(INITIALIZE));
+  feed.enqueue(line(INITIALIZED));
+  const result = await answerHandshake(manifestOfSpec(boot().spec), input, new WritableStream());
+  assert.equal(result.initialize?.id, 0);
+  feed.enqueue(line(LIST));
+  feed.close();
+  let left = "";
+  for await (const chunk of result.input) left += new TextDecoder().decode(chunk);
+  const methods = left.split("\n").filter(Boolean).map((text) => JSON.parse(text).method);
+  assert.deepEqual(methods, ["initialize", "notifications/initialized", "tools/list"]);
+});
