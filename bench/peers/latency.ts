@@ -6,9 +6,9 @@
  * @module
  */
 import type { LineClient } from "../_support/line_client.ts";
-import { type PeerKind, startPeer, startPeerLines } from "../_support/peers.ts";
+import { type PeerKind, startPeerLines } from "../_support/peers.ts";
 import { type Area, interleave, median, type Row, type Target } from "./row.ts";
-import { type Started, startOurs, startOursLines } from "../_support/ours.ts";
+import { startOursLines } from "../_support/ours.ts";
 import { cpuTimes, describeBusy, describeLoad, settle } from "../_support/settle.ts";
 
 const STARTS = 10;
@@ -90,29 +90,41 @@ export async function latency(workspace: string): Promise<Area> {
   await smallTree(workspace);
   // Each timing part starts on a settled machine (the areas before it are heavy), and says at what load.
   const startLoad = describeLoad(await settle());
-  const startRows: Row[] = [];
+  const startRows: Row[][] = [];
   for (const pair of PAIRS) {
-    const startOnce = (start: () => Promise<Started>) => async () => {
-      const server = await start();
-      await server.client.listTools();
-      await server.close();
+    const listed: number[][] = [[], []];
+    const exited: number[][] = [[], []];
+    /** Spawn → initialize → tools/list, then stdin closed → exit; each timed apart. */
+    const coldStart = (side: number, start: () => Promise<LineClient>) => async () => {
+      const started = performance.now();
+      const client = await start();
+      await client.request("tools/list");
+      listed[side].push(performance.now() - started);
+      const closed = performance.now();
+      await client.close();
+      exited[side].push(performance.now() - closed);
     };
-    const [oursStart, peerStart] = await interleave(STARTS, [
-      startOnce(() => startOurs(pair.ours, workspace)),
-      startOnce(() => startPeer(pair.peer, { workspace })),
+    await interleave(STARTS, [
+      coldStart(0, () => startOursLines(pair.ours, workspace)),
+      coldStart(1, () => startPeerLines(pair.peer, { workspace })),
     ]);
-    startRows.push({
+    const sides = (values: number[][]) => ({
+      ours: median(values[0]),
+      peers: { [pair.peerLabel]: median(values[1]) },
+    });
+    startRows.push([{
       metric: `cold start ${pair.ours}-mcp vs ${pair.peerLabel}`,
       unit: "ms",
-      ours: median(oursStart),
-      peers: { [pair.peerLabel]: median(peerStart) },
+      ...sides(listed),
       better: "lower",
       target: pair.startTarget,
-      note: pair.startTarget
-        ? `ours starts from source with \`deno run\` (module graph load, SDK + zod) — the Startup work of ` +
-          `issue 17 targets this; timing target; ${startLoad}`
-        : undefined,
-    });
+      note: pair.startTarget ? `timing target; ${startLoad}` : undefined,
+    }, {
+      metric: `exit after stdin close: ${pair.ours}-mcp vs ${pair.peerLabel}`,
+      unit: "ms",
+      ...sides(exited),
+      better: "lower",
+    }]);
   }
   const callLoad = describeLoad(await settle());
   const callRows: Row[] = [];
@@ -150,14 +162,15 @@ export async function latency(workspace: string): Promise<Area> {
     title: "Cold start and cheap calls",
     method: `Each part waits (up to 2 min) for the 1-min load average to fall below 1 and notes the load ` +
       "(a cheap-call row also notes how busy all cores were during its calls: another job's burst shows). " +
-      `Cold start: spawn → initialize → tools/list over stdio with the MCP SDK's client, ${STARTS} runs ` +
-      `interleaved with the peer, median (ours is \`deno run\` from source with a warm Deno cache; peers are ` +
+      `Cold start: spawn → initialize → tools/list answered, then stdin closed → exit, timed apart, ${STARTS} ` +
+      `runs interleaved with the peer, medians (ours is \`deno run\` from source with a warm Deno cache, ` +
+      `answering the handshake from its committed tools.json before it loads its modules; peers are ` +
       `\`node\`). Cheap calls: ${CALLS} tools/call requests over one stdio connection after ${WARM_UP} ` +
       "warm-up calls, interleaved with the peer, median wall time from writing the request line to reading " +
-      "the answer line, with a bare JSON-lines client (no schema validation) for both sides — the SDK " +
-      "client's zod/Ajv check of each result is client cost, not the server's. The small tree is 100 " +
+      "the answer line. Both parts use a bare JSON-lines client (no schema validation) for both sides — the " +
+      "SDK client's zod/Ajv check of each result is client cost, not the server's. The small tree is 100 " +
       "two-line files.",
     peerColumns: ["reference filesystem", "reference memory", "mcp-ripgrep", "Desktop Commander"],
-    rows: PAIRS.flatMap((_, index) => [startRows[index], callRows[index]]),
+    rows: PAIRS.flatMap((_, index) => [...startRows[index], callRows[index]]),
   };
 }
