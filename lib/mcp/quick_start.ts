@@ -40,6 +40,12 @@ export interface Handshake {
    * and left): there is nothing left to serve, and no reason to load the server first.
    */
   closedIdle: Promise<void>;
+  /**
+   * Resolves once the client sends more than the handshake, or is quiet for {@link QUIET_MS}: the time to
+   * load the server. Never when the client leaves first ({@link closedIdle}): a client that only listed the
+   * tools is let go at once, without a load to wait for.
+   */
+  wanted: Promise<void>;
 }
 
 /** The initialize result the SDK server gives for the server `manifest` describes. */
@@ -71,6 +77,7 @@ export async function answerHandshake(
   let initialize: Handshake["initialize"];
   /** A line the quick path did not answer, which the server still has to. */
   let leftOver = false;
+  let quiet = false;
   const answer = (id: string | number, result: unknown) =>
     writer.write(new TextEncoder().encode(JSON.stringify({ result, jsonrpc: "2.0", id }) + "\n"));
   /** A read not yet answered when the client went quiet: the rest of the input starts with it. */
@@ -80,7 +87,10 @@ export async function answerHandshake(
       read ??= reader.read();
       // Once initialize is answered, a quiet client gets its server loaded meanwhile, not at its next call.
       const result = initialize ? await beforeQuiet(read) : await read;
-      if (!result) break;
+      if (!result) {
+        quiet = true;
+        break;
+      }
       read = undefined;
       const { value, done } = result;
       if (done) break;
@@ -112,7 +122,7 @@ export async function answerHandshake(
     writer.releaseLock();
   }
   replay.push(pending);
-  return { ...forward(reader, read, replay, leftOver || hasContent(pending)), initialize };
+  return { ...forward(reader, read, replay, leftOver || hasContent(pending), quiet), initialize };
 }
 
 /** `read`'s result, or undefined when the client sends nothing for {@link QUIET_MS}. */
@@ -137,7 +147,8 @@ function forward(
   read: Promise<ReadableStreamReadResult<Uint8Array>> | undefined,
   replay: Uint8Array[],
   sentMore: boolean,
-): Pick<Handshake, "input" | "closedIdle"> {
+  quiet: boolean,
+): Pick<Handshake, "input" | "closedIdle" | "wanted"> {
   const queue = replay.filter((chunk) => chunk.length);
   let queued = queue.reduce((sum, chunk) => sum + chunk.length, 0);
   let ended = false;
@@ -146,6 +157,10 @@ function forward(
   const changed = () => new Promise<void>((resolve) => wake = resolve);
   let idle!: () => void;
   const closedIdle = new Promise<void>((resolve) => idle = resolve);
+  let want!: () => void;
+  const wanted = new Promise<void>((resolve) => want = resolve);
+  const quietTimer = sentMore || quiet ? undefined : setTimeout(() => want(), QUIET_MS);
+  if (!quietTimer) want();
   (async () => {
     try {
       while (true) {
@@ -154,7 +169,10 @@ function forward(
         const { value, done } = await (read ?? reader.read());
         read = undefined;
         if (done) break;
-        sentMore ||= hasContent(value);
+        if (!sentMore && hasContent(value)) {
+          sentMore = true;
+          want();
+        }
         queue.push(value);
         queued += value.length;
         wake?.();
@@ -163,8 +181,10 @@ function forward(
       failure = { error };
     }
     ended = true;
+    clearTimeout(quietTimer);
     // Settled before the input closes: whoever reads the input to its end knows by then.
     if (!sentMore && !failure) idle();
+    else want();
     wake?.();
   })();
   return {
@@ -182,6 +202,7 @@ function forward(
       cancel: (reason) => reader.cancel(reason),
     }),
     closedIdle,
+    wanted,
   };
 }
 

@@ -96,8 +96,11 @@ export async function serveStdio(
   const handshake = manifest
     ? await answerHandshake(manifest, Deno.stdin.readable, Deno.stdout.writable)
     : undefined;
-  // A client that only listed the tools is gone: exit without loading the server it would not use.
-  if (handshake?.initialize) handshake.closedIdle.then(() => shutdown("stdin closed after the handshake"));
+  if (handshake?.initialize) {
+    // A client that only listed the tools is gone: exit without loading the server it would not use.
+    handshake.closedIdle.then(() => shutdown("stdin closed after the handshake"));
+    await handshake.wanted;
+  }
   try {
     handle = await boot();
   } catch (error) {

@@ -31,7 +31,7 @@ const LIST = { jsonrpc: "2.0", id: 1, method: "tools/list" };
 /** Runs the quick path over `lines`; returns what it answered and what it left for the SDK server. */
 async function handshake(
   lines: object[],
-): Promise<{ answers: { id: unknown }[]; left: string[]; closedIdle: boolean }> {
+): Promise<{ answers: { id: unknown }[]; left: string[]; closedIdle: boolean; wanted: boolean }> {
   const input = ReadableStream.from([
     new TextEncoder().encode(lines.map((l) => JSON.stringify(l) + "\n").join("")),
   ]);
@@ -42,12 +42,15 @@ async function handshake(
   const result = await answerHandshake(manifestOfSpec(boot().spec), input, output);
   let closedIdle = false;
   result.closedIdle.then(() => closedIdle = true);
+  let wanted = false;
+  result.wanted.then(() => wanted = true);
   let left = "";
   for await (const chunk of result.input) left += new TextDecoder().decode(chunk);
   return {
     answers: written.split("\n").filter(Boolean).map((line) => JSON.parse(line)),
     left: left.split("\n").filter(Boolean).map((line) => JSON.parse(line).method),
     closedIdle,
+    wanted,
   };
 }
 
@@ -120,9 +123,11 @@ Deno.test("over stdio the server asks a client that offers roots for them after 
 });
 
 Deno.test("the quick path tells when the client leaves right after the handshake, and only then", async () => {
-  assert.equal((await handshake([INITIALIZE, INITIALIZED, LIST])).closedIdle, true);
+  const listed = await handshake([INITIALIZE, INITIALIZED, LIST]);
+  assert.deepEqual([listed.closedIdle, listed.wanted], [true, false], "left idle: nothing to load for");
   const call = { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "hello_ping" } };
-  assert.equal((await handshake([INITIALIZE, INITIALIZED, LIST, call])).closedIdle, false);
+  const called = await handshake([INITIALIZE, INITIALIZED, LIST, call]);
+  assert.deepEqual([called.closedIdle, called.wanted], [false, true], "a call: the server is wanted");
   assert.equal(
     (await handshake([INITIALIZE, INITIALIZED, { jsonrpc: "2.0", id: 1, method: "ping" }])).closedIdle,
     false,
