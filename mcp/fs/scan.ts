@@ -208,6 +208,25 @@ export async function scanLines(file: Deno.FsFile, options: ScanOptions): Promis
   return result;
 }
 
+/** The number of lines of `file` (read from where it stands to its end), as {@link scanLines} counts them. */
+export async function countFileLines(
+  file: Deno.FsFile,
+  crOnly: boolean,
+  signal?: AbortSignal,
+): Promise<number> {
+  const scan = await scanLines(file, {
+    offset: Number.MAX_SAFE_INTEGER,
+    limit: 0,
+    maxChars: 0,
+    maxLineChars: 0,
+    toEnd: true,
+    crOnly,
+    signal,
+  });
+  // A scan to the end always counts the whole file.
+  return scan.totalLines!;
+}
+
 /**
  * The line count {@link scanLines} gives for a whole file already in memory, CR-only files (as
  * {@link crOnlyFile} tells them) counted by CR: a last line without a newline counts, an empty file has 0.

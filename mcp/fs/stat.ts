@@ -3,7 +3,7 @@ import { ToolError, toToolError } from "../../lib/mcp/errors.ts";
 import { platform } from "../../lib/platform/mod.ts";
 import type { FsDeps } from "./deps.ts";
 import { resolveExisting } from "./resolve.ts";
-import { countLines, crOnlyFile, scanLines } from "./scan.ts";
+import { countFileLines, countLines, crOnlyFile } from "./scan.ts";
 import { sniff, SNIFF_BYTES } from "./sniff.ts";
 
 /** What fs_stat returns. */
@@ -78,16 +78,7 @@ async function describeFile(
   }
   result.content = kind.bom ? "text (UTF-8 BOM)" : "text";
   if (size > lineBytes) return;
-  const scan = await scanLines(file, {
-    offset: Number.MAX_SAFE_INTEGER,
-    limit: 0,
-    maxChars: 0,
-    maxLineChars: 0,
-    toEnd: true,
-    crOnly: await crOnlyFile(file, head.subarray(0, read)),
-    signal,
-  });
-  result.lines = scan.totalLines;
+  result.lines = await countFileLines(file, await crOnlyFile(file, head.subarray(0, read)), signal);
 }
 
 async function linkTarget(deps: FsDeps, path: string, real: string): Promise<string | undefined> {
