@@ -131,8 +131,8 @@ export async function serveStdio(
 function warnOnDrift(committed: ServerManifest, built: ServerManifest): void {
   if (JSON.stringify(committed) === JSON.stringify(built)) return;
   log.error(
-    `${built.name}-mcp: its handshake.json differs from its tool table; the client was shown the file. ` +
-      "Regenerate it with `deno task test:update`",
+    `${built.name}-mcp: its committed tools.json or instructions differ from its tool table, and the ` +
+      "client was shown the committed ones; regenerate tools.json with `deno task test:update`",
   );
 }
 

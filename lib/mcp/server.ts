@@ -42,7 +42,7 @@ export interface McpServerHandle {
   close(): Promise<void>;
 }
 
-/** The handshake `spec` gives: what a server's committed `handshake.json` must hold. */
+/** The handshake `spec` gives: what a server's committed `tools.json` and `server.json` instructions must hold. */
 export function manifestOfSpec(spec: ServerSpec): ServerManifest {
   return { name: spec.name, instructions: spec.instructions, tools: listedTools(spec.tools) };
 }
