@@ -134,7 +134,7 @@ Deno.test("NBSP in old_text matches a plain space in the file", async () => {
   assert.equal(await f.read("s.txt"), "a b d\n");
 });
 
-Deno.test("full-width and compatibility forms fold via NFKC", async () => {
+Deno.test("full-width ASCII forms fold to ASCII (the same characters at CJK width)", async () => {
   await using f = await editFixture({ "w.txt": "ＡＢＣ total\n" });
   await f.edit("w.txt", [{ old_text: "ABC total", new_text: "ABC sum" }]);
   assert.equal(await f.read("w.txt"), "ＡＢＣ sum\n");
