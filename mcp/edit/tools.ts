@@ -6,6 +6,7 @@ import type { CallToolResult } from "../../lib/mcp/sdk.ts";
 import { type EditDeps, editFile } from "./edit_file.ts";
 import { editWrite } from "./edit_write.ts";
 import { normalizeEditArguments } from "./request.ts";
+import { showBytes } from "./chars.ts";
 
 const WRITES = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
 
@@ -46,7 +47,10 @@ export function createTools(deps: EditDeps): ToolDefinition[] {
     annotations: WRITES,
     run: (input) => editWrite(deps, input),
   });
-  return [{ ...edit, call: (args, context) => callEdit(edit, args, context) }, write];
+  return [
+    { ...edit, call: async (args, context) => showResultBytes(await callEdit(edit, args, context)) },
+    { ...write, call: async (args, context) => showResultBytes(await write.call(args, context)) },
+  ];
 }
 
 /** edit_file with its arguments repaired first; a repair that finds two spellings of one argument refuses. */
@@ -58,4 +62,14 @@ async function callEdit(edit: ToolDefinition, args: unknown, context: ToolContex
     return renderError(error, edit.name);
   }
   return await edit.call(normalized, context);
+}
+
+/** Every text of a result (hunks, diffs, closest blocks, messages) with undecodable bytes shown as `\xE9`. */
+function showResultBytes(result: CallToolResult): CallToolResult {
+  return {
+    ...result,
+    content: result.content.map((block) =>
+      block.type === "text" ? { ...block, text: showBytes(block.text) } : block
+    ),
+  };
 }
