@@ -70,12 +70,17 @@ export function applyMatch(input: ApplyInput): Replacement {
   while (!usable(s)) s = stepForward(old, s);
   const text = replacement.slice(p, Math.max(p, replacement.length - (old.length - s)));
   const from = Math.max(start, fileMap.earliestSrc(candidate.normalStart + oldMap.outOf(p)));
-  // Trailing blanks the tier ignored just before the suffix (a line end) stay after the new text, unless
-  // it ends with blanks of its own: `    x = 1  ` becomes `    x = 2  `, not `    x = 2`.
+  // Trailing blanks the tier ignored just before the suffix (a line end) stay after the new text when
+  // the lines changed one for one, unless it ends with blanks of its own: `    x = 1  ` becomes
+  // `    x = 2  `, not `    x = 2`. A block replaced by more or fewer lines is written as given: the
+  // blanks belonged to a line that is gone.
   const suffixAt = candidate.normalStart + oldMap.outOf(s);
   let to = Math.min(end, fileMap.latestSrc(suffixAt));
   const blanksAt = Math.max(from, fileMap.earliestSrc(suffixAt));
-  if (blanksAt < to && /^[ \t]+$/.test(view.slice(blanksAt, to)) && !/[ \t]$/.test(text)) to = blanksAt;
+  if (
+    blanksAt < to && /^[ \t]+$/.test(view.slice(blanksAt, to)) && !/[ \t]$/.test(text) &&
+    breaksIn(old, p, s) === breaksIn(text, 0, text.length)
+  ) to = blanksAt;
   return { start, end, from, to: Math.max(from, to), text, wholeLine: false };
 }
 
@@ -93,6 +98,12 @@ function wholeLines(view: string, start: number, end: number): [number, number] 
   }
   if (lineEnd < view.length) return [lineStart, lineEnd + 1];
   return [Math.max(0, lineStart - 1), lineEnd];
+}
+
+function breaksIn(text: string, from: number, to: number): number {
+  let count = 0;
+  for (let at = text.indexOf("\n", from); at >= 0 && at < to; at = text.indexOf("\n", at + 1)) count++;
+  return count;
 }
 
 /** Length of the common prefix in code units, never ending inside a surrogate pair. */

@@ -53,7 +53,31 @@ export function escapeInvisible(line: string): string {
     (char) => {
       if (char === " ") return " ";
       if (char === "\t") return "\\t";
+      if (isEscapedByte(char.charCodeAt(0))) return byteEscape(char);
       return `\\u${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
     },
   );
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * Text any client can encode: each byte that is not UTF-8 (carried as a lone U+DC80-U+DCFF, see decode.ts)
+ * as `\xE9`, as lib/workspace/path_text.ts shows such bytes in names; any other lone surrogate as U+FFFD.
+ * A lone surrogate in a result makes strict clients (Python's json + str.encode) fail on the whole answer.
+ */
+export function showBytes(text: string): string {
+  if (text.isWellFormed()) return text;
+  return text.replace(
+    LONE_SURROGATE,
+    (unit) => isEscapedByte(unit.charCodeAt(0)) ? byteEscape(unit) : "\uFFFD",
+  );
+}
+
+function isEscapedByte(unit: number): boolean {
+  return unit >= 0xdc80 && unit <= 0xdcff;
+}
+
+function byteEscape(unit: string): string {
+  return `\\x${(unit.charCodeAt(0) - 0xdc00).toString(16).toUpperCase()}`;
 }

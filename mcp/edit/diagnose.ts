@@ -6,7 +6,8 @@
  */
 import { diffArrays } from "diff";
 import type { LineIndex } from "./line_endings.ts";
-import { foldUnicode } from "./normalize.ts";
+import { foldCompatible, foldUnicode } from "./normalize.ts";
+import { meaningHint } from "./meaning.ts";
 import { escapeInvisible } from "./chars.ts";
 
 /** What the diagnosis needs. */
@@ -98,7 +99,8 @@ function splitLines(text: string): string[] {
 
 function anchorKey(line: string): string {
   const trimmed = line.trim();
-  return /[\u0080-\uFFFF]/.test(trimmed) ? foldUnicode(trimmed).trim() : trimmed;
+  // Looser than matching (NFKC): finding the text the model meant is what counts here.
+  return /[\u0080-\uFFFF]/.test(trimmed) ? foldCompatible(trimmed).trim() : trimmed;
 }
 
 /** The 1-based start line of the window most lines of old_text point at; 0 when nothing is similar. */
@@ -154,6 +156,8 @@ const body = (line: string) => foldUnicode(line).replace(/[ \t]+$/, "");
 
 /** How the window differs from old_text, as a clause for the model. */
 function classify(window: string[], oldLines: string[], start: number): string {
+  const meaning = meaningHint(window, oldLines, start);
+  if (meaning) return meaning;
   const pairs = window.length === oldLines.length ? window.map((line, i) => [line, oldLines[i]]) : [];
   const allPairs = (same: (a: string, b: string) => boolean) =>
     pairs.length > 0 && pairs.every(([a, b]) => same(a, b));

@@ -11,7 +11,7 @@ import { checkExpected } from "./expected_hash.ts";
 import { decodeFile } from "./decode.ts";
 import type { FileEdits } from "./edit_groups.ts";
 import { type EditPlan, planEdits } from "./plan.ts";
-import { renderEditReport } from "./report.ts";
+import { pinLine, renderEditReport } from "./report.ts";
 import {
   notFoundError,
   readTarget,
@@ -120,7 +120,13 @@ export function renderFilePlan(plan: FilePlan, write: WriteMethod | "none"): str
   const display = plan.target.display;
   const dryRun = write === "none";
   if (plan.edits) {
-    return renderEditReport(plan.edits, { display, dryRun, write, sha256After: plan.sha256After });
+    return renderEditReport(plan.edits, {
+      display,
+      dryRun,
+      write,
+      sha256After: plan.sha256After,
+      sha256Before: plan.sha256Before!,
+    });
   }
   const content = new TextDecoder().decode(plan.bytes);
   const lines = new LineIndex(content.replaceAll("\r\n", "\n"));
@@ -136,6 +142,7 @@ export function renderFilePlan(plan: FilePlan, write: WriteMethod | "none"): str
     return [
       `Dry run, nothing written: would create ${display} (${size})`,
       unifiedDiff(empty, lines, spans, display).trimEnd(),
+      ...(plan.sha256Before === null ? [] : [pinLine(plan.sha256Before)]),
       `sha256 if applied: ${plan.sha256After}`,
     ].join("\n");
   }

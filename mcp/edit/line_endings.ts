@@ -16,6 +16,8 @@ export interface LineView {
   /** The file has CRs but no LF: every CR is a line break. */
   crOnly: boolean;
   endings: LineEndings;
+  /** Line breaks (LFs of the view) that were a lone LF in the text; counted for mixed files only, else 0. */
+  lfOnly: number;
 }
 
 /** Builds the matching view of `text`. */
@@ -26,10 +28,17 @@ export function toLineView(text: string): LineView {
       crlfAt: new Int32Array(0),
       crOnly: false,
       endings: text.includes("\n") ? "lf" : "none",
+      lfOnly: 0,
     };
   }
   if (!text.includes("\n")) {
-    return { view: text.replaceAll("\r", "\n"), crlfAt: new Int32Array(0), crOnly: true, endings: "cr" };
+    return {
+      view: text.replaceAll("\r", "\n"),
+      crlfAt: new Int32Array(0),
+      crOnly: true,
+      endings: "cr",
+      lfOnly: 0,
+    };
   }
   const positions: number[] = [];
   const parts: string[] = [];
@@ -44,7 +53,13 @@ export function toLineView(text: string): LineView {
   const lfTotal = countOf(text, "\n");
   const loneCr = countOf(text, "\r") - positions.length;
   const endings: LineEndings = positions.length === lfTotal && loneCr === 0 ? "crlf" : "mixed";
-  return { view, crlfAt: Int32Array.from(positions), crOnly: false, endings };
+  return {
+    view,
+    crlfAt: Int32Array.from(positions),
+    crOnly: false,
+    endings,
+    lfOnly: endings === "mixed" ? lfTotal - positions.length : 0,
+  };
 }
 
 /** The text position of a view position (a position just after a CRLF's LF lands after the whole CRLF). */
@@ -75,7 +90,8 @@ export function withLineBreak(value: string, lineBreak: string): string {
   return lineBreak === "\n" ? value : value.replaceAll("\n", lineBreak);
 }
 
-function isCrlf(lines: LineView, lf: number): boolean {
+/** Whether the view's LF at `lf` was a CRLF in the text. */
+export function isCrlf(lines: LineView, lf: number): boolean {
   const i = countBelow(lines.crlfAt, lf);
   return i < lines.crlfAt.length && lines.crlfAt[i] === lf;
 }

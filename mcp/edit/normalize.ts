@@ -1,7 +1,16 @@
 /**
  * The three match tiers as normalised views of a text (file view or old_text), each with a segment map
- * back to the text. `whitespace` drops spaces/tabs at line ends; `unicode` also folds look-alike
- * quotes, dashes and spaces per grapheme cluster (NFKC) and removes invisible characters.
+ * back to the text. `whitespace` drops spaces/tabs at line ends; `unicode` also folds look-alikes per
+ * grapheme cluster and removes invisible characters.
+ *
+ * The unicode tier's rule: fold a character only when it is the same text in another presentation —
+ * composed/decomposed letters (NFC), curly quotes, dashes and the minus sign, the ellipsis, special
+ * spaces, invisible characters, full-width ASCII (U+FF01-U+FF5E, the same character at CJK width) and the
+ * Latin typographic ligatures (U+FB00-U+FB06, the same letters). Never fold what NFKC would fold beyond
+ * that: superscripts and subscripts (`r²` is not `r2`), circled, parenthesised and other enclosed forms
+ * (`①` is not `1`), fractions, roman numerals, letterlike and unit symbols (`™`, `㎏`), mathematical
+ * alphanumerics, half-width katakana and the other compatibility forms: there the look-alike means
+ * something else, and a match would put the model's edit where it misread the file.
  * @module
  */
 import { SegmentMap } from "./segments.ts";
@@ -25,7 +34,9 @@ export interface Piece {
 }
 
 const FOLD_CHARS =
-  /[\u2018-\u201F\u2010-\u2015\u2212\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000\u00AD\u200B-\u200D\u2060\uFEFF]/g;
+  /[\u2018-\u201F\u2010-\u2015\u2212\uFE58\uFE63\u2026\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000\u00AD\u200B-\u200D\u2060\uFEFF\uFB00-\uFB06\uFF01-\uFF5E]/g;
+/** U+FB00-U+FB06 as their letters. */
+const LIGATURES = ["ff", "fi", "fl", "ffi", "ffl", "st", "st"];
 const NON_ASCII = /[\u0080-\uFFFF]/;
 const TRAILING_BLANK = /[ \t]+$/;
 /** Built at first use: loading the ICU grapheme data cost every cold start ~25 ms (docs/benchmarks.md). */
@@ -35,14 +46,26 @@ function foldChar(char: string): string {
   const code = char.charCodeAt(0);
   if (code >= 0x2018 && code <= 0x201b) return "'";
   if (code >= 0x201c && code <= 0x201f) return '"';
-  if ((code >= 0x2010 && code <= 0x2015) || code === 0x2212) return "-";
+  if ((code >= 0x2010 && code <= 0x2015) || code === 0x2212 || code === 0xfe58 || code === 0xfe63) return "-";
+  if (code === 0x2026) return "...";
+  if (code >= 0xfb00 && code <= 0xfb06) return LIGATURES[code - 0xfb00];
+  if (code >= 0xff01 && code <= 0xff5e) return String.fromCharCode(code - 0xfee0);
   if (code === 0x00ad || (code >= 0x200b && code <= 0x200d) || code === 0x2060 || code === 0xfeff) return "";
   return " ";
 }
 
-/** The unicode-tier folding of a string (NFKC, then quotes, dashes, spaces and invisibles). */
+/** The unicode-tier folding of a string: the look-alikes of the module rule, then NFC. */
 export function foldUnicode(text: string): string {
-  return text.normalize("NFKC").replace(FOLD_CHARS, foldChar);
+  // NFC last: removing an invisible character can bring a letter next to its combining accent.
+  return text.replace(FOLD_CHARS, foldChar).normalize("NFC");
+}
+
+/**
+ * The looser folding NFKC adds (`²` → `2`, `①` → `1`): never used to match, only to find the text the
+ * model most likely meant and to say which of its characters mean something else.
+ */
+export function foldCompatible(text: string): string {
+  return foldUnicode(text.normalize("NFKC"));
 }
 
 /** Builds the normalised view of `source` for `tier`. */

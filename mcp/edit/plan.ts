@@ -6,14 +6,8 @@
 import { type DecodedText, decodeFile, encodeText } from "./decode.ts";
 import { editError } from "./errors.ts";
 import { capText } from "../../lib/text/cap.ts";
-import {
-  lineBreakAt,
-  LineIndex,
-  type LineView,
-  toLineView,
-  toTextPosition,
-  withLineBreak,
-} from "./line_endings.ts";
+import { LineIndex, type LineView, toLineView, toTextPosition } from "./line_endings.ts";
+import { writtenText } from "./line_breaks.ts";
 import { FileViews } from "./match.ts";
 import type { Replacement } from "./apply.ts";
 import { type EditRequest, type Failure, type Resolved, resolveEdit } from "./resolve_edit.ts";
@@ -88,7 +82,7 @@ export function planEdits(
     viewParts.push(lines.view.slice(viewAt, r.from), r.text);
     viewAt = r.to;
     const from = toTextPosition(lines, r.from);
-    textParts.push(decoded.text.slice(textAt, from), withLineBreak(r.text, lineBreakAt(lines, r.start)));
+    textParts.push(decoded.text.slice(textAt, from), writtenText(lines, r));
     textAt = toTextPosition(lines, r.to);
     shift += r.text.length - (r.to - r.from);
   }

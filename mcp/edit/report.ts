@@ -11,6 +11,8 @@ export interface ReportInput {
   dryRun: boolean;
   write: WriteMethod | "none";
   sha256After: string;
+  /** The file's hash as read: what a dry run's real edit passes as expected_sha256. */
+  sha256Before: string;
 }
 
 const MAX_DIFF_CHARS = 40_000;
@@ -39,12 +41,17 @@ export function renderEditReport(plan: EditPlan, input: ReportInput): string {
     lines.push(
       capText(unifiedDiff(plan.before, plan.after, plan.spans, input.display).trimEnd(), MAX_DIFF_CHARS),
     );
-    lines.push(`sha256 if applied: ${input.sha256After}`);
+    lines.push(pinLine(input.sha256Before), `sha256 if applied: ${input.sha256After}`);
   } else {
     lines.push(hunks.text);
     lines.push(`sha256_after: ${input.sha256After}`);
   }
   return lines.join("\n");
+}
+
+/** The previewed file's hash, so the real edit can refuse (stale) a file changed after the preview. */
+export function pinLine(sha256Before: string): string {
+  return `sha256 now: ${sha256Before} (for expected_sha256)`;
 }
 
 function keptNote(plan: EditPlan): string {

@@ -4,6 +4,7 @@
  * files grouped as `{ path, edits }` items.
  * @module
  */
+import { editError } from "./errors.ts";
 
 const TOP_ALIASES: Record<string, string> = {
   filePath: "path",
@@ -29,7 +30,10 @@ const ITEM_ALIASES: Record<string, string> = { ...EDIT_ALIASES, filePath: "path"
 
 const EDIT_KEYS = ["old_text", "new_text", "replace_all", "expected_count"];
 
-/** Returns the arguments in the advertised shape where the intent is clear; other input is left as is. */
+/**
+ * Returns the arguments in the advertised shape where the intent is clear; other input is left as is.
+ * Throws `invalid_request` when one argument is given under two spellings.
+ */
 export function normalizeEditArguments(args: unknown): unknown {
   if (typeof args !== "object" || args === null || Array.isArray(args)) return args;
   const out = renameKeys(args as Record<string, unknown>, { ...TOP_ALIASES, ...EDIT_ALIASES });
@@ -73,14 +77,27 @@ function perFile(item: Record<string, unknown>): Record<string, unknown>[] {
   );
 }
 
+/**
+ * The keys under their advertised names. Two spellings of one argument (`dry_run` and `dryRun`) are
+ * refused: picking either could write when the model asked for a dry run.
+ */
 function renameKeys(
   value: Record<string, unknown>,
   aliases: Record<string, string>,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
+  const spelledAs = new Map<string, string>();
   for (const [key, item] of Object.entries(value)) {
     const name = aliases[key] ?? key;
-    if (!(name in out) || key === name) out[name] = item;
+    const first = spelledAs.get(name);
+    if (first !== undefined) {
+      throw editError(
+        "invalid_request",
+        `Cannot edit: "${first}" and "${key}" are two spellings of one argument; send only "${name}"`,
+      );
+    }
+    spelledAs.set(name, key);
+    out[name] = item;
   }
   return out;
 }

@@ -1,9 +1,12 @@
 /** The edit server's tool table: edit_file (exact-then-fuzzy replacements in files) and edit_write (whole file). */
 import { z } from "zod";
-import { defineTool, type ToolDefinition } from "../../lib/mcp/tool.ts";
+import { defineTool, type ToolContext, type ToolDefinition } from "../../lib/mcp/tool.ts";
+import { renderError } from "../../lib/mcp/render.ts";
+import type { CallToolResult } from "../../lib/mcp/sdk.ts";
 import { type EditDeps, editFile } from "./edit_file.ts";
 import { editWrite } from "./edit_write.ts";
 import { normalizeEditArguments } from "./request.ts";
+import { showBytes } from "./chars.ts";
 
 const WRITES = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
 
@@ -44,5 +47,29 @@ export function createTools(deps: EditDeps): ToolDefinition[] {
     annotations: WRITES,
     run: (input) => editWrite(deps, input),
   });
-  return [{ ...edit, call: (args, context) => edit.call(normalizeEditArguments(args), context) }, write];
+  return [
+    { ...edit, call: async (args, context) => showResultBytes(await callEdit(edit, args, context)) },
+    { ...write, call: async (args, context) => showResultBytes(await write.call(args, context)) },
+  ];
+}
+
+/** edit_file with its arguments repaired first; a repair that finds two spellings of one argument refuses. */
+async function callEdit(edit: ToolDefinition, args: unknown, context: ToolContext): Promise<CallToolResult> {
+  let normalized: unknown;
+  try {
+    normalized = normalizeEditArguments(args);
+  } catch (error) {
+    return renderError(error, edit.name);
+  }
+  return await edit.call(normalized, context);
+}
+
+/** Every text of a result (hunks, diffs, closest blocks, messages) with undecodable bytes shown as `\xE9`. */
+function showResultBytes(result: CallToolResult): CallToolResult {
+  return {
+    ...result,
+    content: result.content.map((block) =>
+      block.type === "text" ? { ...block, text: showBytes(block.text) } : block
+    ),
+  };
 }

@@ -116,3 +116,57 @@ Deno.test("the dry-run diff of that deletion still shows the lost final newline"
     /@@ -1,3 \+1,2 @@\n a\n-b\n-c\n\\ No newline at end of file\n\+b\n\\ No newline at end of file/,
   );
 });
+
+Deno.test("mixed endings: lines replaced one for one keep their own breaks, not the first line's", async () => {
+  await using f = await editFixture({ "m.txt": "a\r\nb\nc\r\n" });
+  await f.edit("m.txt", [{ old_text: "a\nb\nc", new_text: "A\nB\nC" }]);
+  assert.deepEqual(await f.bytes("m.txt"), bytesOf("A\r\nB\nC\r\n"));
+});
+
+Deno.test("mixed endings: an unchanged line inside the edit keeps its CRLF, sent either way", async () => {
+  for (
+    const [old, replacement] of [["one\ntwo\r\nthree", "ONE\ntwo\r\nTHREE"], [
+      "one\ntwo\nthree",
+      "ONE\ntwo\nTHREE",
+    ]]
+  ) {
+    await using f = await editFixture({ "m.txt": "one\ntwo\r\nthree\n" });
+    const text = await f.edit("m.txt", [{ old_text: old, new_text: replacement }]);
+    assert.deepEqual(await f.bytes("m.txt"), bytesOf("ONE\ntwo\r\nTHREE\n"));
+    assert.match(text, /\(mixed line endings kept\)/);
+  }
+});
+
+Deno.test("mixed endings without a final newline: the breaks map one for one and none is added", async () => {
+  await using f = await editFixture({ "m.txt": "a\r\nb\nc" });
+  await f.edit("m.txt", [{ old_text: "a\nb\nc", new_text: "A\nB\nC" }]);
+  assert.deepEqual(await f.bytes("m.txt"), bytesOf("A\r\nB\nC"));
+});
+
+Deno.test("mixed endings: genuinely new lines take the file's dominant style, unchanged ones keep theirs", async () => {
+  await using f = await editFixture({ "m.txt": "x\r\ny\r\nz\nw\r\n", "n.txt": "one\ntwo\r\nthree\nfour\n" });
+  await f.edit("m.txt", [{ old_text: "z\n", new_text: "z\nz2\n" }]);
+  assert.deepEqual(await f.bytes("m.txt"), bytesOf("x\r\ny\r\nz\nz2\r\nw\r\n"));
+  // one → ONE + extra is not one for one: both take the dominant LF; two keeps its CRLF.
+  await f.edit("n.txt", [{ old_text: "one\ntwo\nthree", new_text: "ONE\nextra\ntwo\nTHREE" }]);
+  assert.deepEqual(await f.bytes("n.txt"), bytesOf("ONE\nextra\ntwo\r\nTHREE\nfour\n"));
+});
+
+Deno.test("mixed endings: a block replaced by more lines takes the dominant style for its new breaks", async () => {
+  await using f = await editFixture({ "m.txt": "a\r\nb\nc\r\n" });
+  await f.edit("m.txt", [{ old_text: "a\nb\n", new_text: "X\nY\nZ\n" }]);
+  // The break after the block is the file's own (b's LF); X and Y are new lines: CRLF, the file's majority.
+  assert.deepEqual(await f.bytes("m.txt"), bytesOf("X\r\nY\r\nZ\nc\r\n"));
+});
+
+Deno.test("CR-only file: a multi-line replacement writes CR for every break, the rest byte for byte", async () => {
+  await using f = await editFixture({ "mac.txt": "a\rb\rc" });
+  await f.edit("mac.txt", [{ old_text: "a\nb", new_text: "A\nB\nB2" }]);
+  assert.deepEqual(await f.bytes("mac.txt"), bytesOf("A\rB\rB2\rc"));
+});
+
+Deno.test("mixed endings: a removed line before an unchanged one does not lend it its break", async () => {
+  await using f = await editFixture({ "m.txt": "one\ntwo\r\nthree\n" });
+  await f.edit("m.txt", [{ old_text: "one\ntwo\nthree", new_text: "two\nTHREE" }]);
+  assert.deepEqual(await f.bytes("m.txt"), bytesOf("two\r\nTHREE\n"));
+});

@@ -92,3 +92,30 @@ Deno.test("property: appending after a fuzzy match keeps every character of the 
   }
   assert.ok(checked > 80 && fuzzy > 20, `only ${checked} cases ran, ${fuzzy} fuzzy`);
 });
+
+Deno.test("property: in a mixed-ending file, lines changed one for one keep every line break byte for byte", () => {
+  const next = random(23);
+  let checked = 0;
+  for (let round = 0; round < 300; round++) {
+    const count = 3 + Math.floor(next() * 8);
+    const lines = Array.from(
+      { length: count },
+      (_, i) => `line ${i} ${"xyz".slice(0, Math.floor(next() * 4))}`,
+    );
+    const breaks: string[] = lines.map(() => next() < 0.5 ? "\r\n" : "\n");
+    if (new Set(breaks).size < 2) continue;
+    if (next() < 0.3) breaks[count - 1] = ""; // no final newline
+    const from = Math.floor(next() * count);
+    const to = from + 1 + Math.floor(next() * (count - from));
+    const changed = lines.map((line, i) => i >= from && i < to && next() < 0.6 ? line.toUpperCase() : line);
+    if (changed.every((line, i) => line === lines[i])) continue;
+    const old = lines.slice(from, to).join("\n");
+    const replacement = changed.slice(from, to).join("\n");
+    const content = lines.map((line, i) => line + breaks[i]).join("");
+    const plan = planEdits(utf8(content), [{ old_text: old, new_text: replacement }], "f");
+    const expected = changed.map((line, i) => line + breaks[i]).join("");
+    assert.equal(decode(plan.bytes), expected, JSON.stringify({ content, old, replacement }));
+    checked++;
+  }
+  assert.ok(checked > 100, `only ${checked} cases ran`);
+});

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { editFixture } from "./fixture.ts";
+import { editFixture, utf8 } from "./fixture.ts";
 
 Deno.test("curly quotes in the file, straight in old_text: file's quotes kept where unchanged", async () => {
   await using f = await editFixture({ "q.md": "She said “hello” and it’s fine.\n" });
@@ -134,7 +134,7 @@ Deno.test("NBSP in old_text matches a plain space in the file", async () => {
   assert.equal(await f.read("s.txt"), "a b d\n");
 });
 
-Deno.test("full-width and compatibility forms fold via NFKC", async () => {
+Deno.test("full-width ASCII forms fold to ASCII (the same characters at CJK width)", async () => {
   await using f = await editFixture({ "w.txt": "ＡＢＣ total\n" });
   await f.edit("w.txt", [{ old_text: "ABC total", new_text: "ABC sum" }]);
   assert.equal(await f.read("w.txt"), "ＡＢＣ sum\n");
@@ -173,4 +173,10 @@ Deno.test("whitespace tier: joining a line with trailing spaces to the next drop
   await using f = await editFixture({ "t.txt": "a  \nb\n" });
   await f.edit("t.txt", [{ old_text: "a\nb", new_text: "ab" }]);
   assert.equal(await f.read("t.txt"), "ab\n");
+});
+
+Deno.test("whitespace tier: a block replaced by fewer lines is written as given, no stray trailing blanks", async () => {
+  await using f = await editFixture({ "t.txt": "keep  \nline one   \nline two  \nline three   \n" });
+  await f.edit("t.txt", [{ old_text: "line one\nline two\n", new_text: "replaced\n" }]);
+  assert.deepEqual(await f.bytes("t.txt"), utf8("keep  \nreplaced\nline three   \n"));
 });
