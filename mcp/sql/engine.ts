@@ -31,6 +31,8 @@ export interface EngineOptions {
   signal?: AbortSignal;
   /** The backend's whole environment. */
   env?: Record<string, string>;
+  /** Where the temp working folder is made; default: the OS temp folder. */
+  tempDir?: string;
 }
 
 /** The outcome of formatting one input. */
@@ -109,7 +111,7 @@ async function withStage<T>(
   options: EngineOptions,
   body: (stage: Stage) => Promise<T>,
 ): Promise<T> {
-  const dir = await Deno.makeTempDir({ prefix: "sql-mcp-" });
+  const dir = await Deno.makeTempDir({ prefix: "sql-mcp-", dir: options.tempDir });
   try {
     const configFile = join(dir, options.backend.kind === "sqruff" ? ".sqruff" : "sql-mcp.cfg");
     await Deno.writeTextFile(configFile, options.config.text);

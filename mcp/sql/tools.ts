@@ -22,6 +22,8 @@ export interface SqlDeps {
   timeoutMs?: number;
   /** Backend processes at once; default: the core count. */
   concurrency?: number;
+  /** Where each run's temp working folder is made; default: the OS temp folder. */
+  tempDir?: string;
 }
 
 const DIALECT = /^[a-z][a-z0-9_]{0,39}$/;
@@ -79,6 +81,7 @@ export function createTools(deps: SqlDeps): ToolDefinition[] {
       dialect,
       timeoutMs: deps.timeoutMs ?? scaledTimeoutMs(step, bytes, list.length),
       concurrency: deps.concurrency,
+      tempDir: deps.tempDir,
       signal,
       env: definedEnv(deps.env),
       action,
