@@ -116,7 +116,7 @@ Deno.test({
     assert.equal(lint.argv[5], "lint", "fix exit 1 is followed by a lint for what is left");
     assert.match(
       fix.config!,
-      /^\[sqruff\]\nrules = capitalisation,[^\n]+\nlarge_file_skip_byte_limit = 2000000\ndialect = bigquery\n$/,
+      /^\[sqruff\]\nrules = capitalisation,[^\n]+\nlarge_file_skip_byte_limit = 2000000\ndialect = bigquery\ntemplater = raw\n$/,
     );
   },
 });
