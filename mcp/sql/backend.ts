@@ -17,7 +17,20 @@ export interface Backend {
   version: string;
   /** Major version: sqlfluff 1.x needs the old rule codes. */
   major: number;
+  /**
+   * The flags of {@link ISOLATION_FLAGS} this sqruff build lists in `--help` (sqruff added them over
+   * time); sqlfluff has had `--ignore-local-config` since long before 1.0 and is not asked.
+   */
+  flags?: readonly string[];
 }
+
+/**
+ * sqruff flags that keep a run to the server's config. `--ignore-local-config` (0.44): from 0.44 on
+ * `--config` only adds to the configs sqruff discovers in its working folder, every parent (a
+ * `/tmp/.sqruff` anyone can plant) and the home folder. `--library-path none` (0.40): no jinja library is
+ * imported, whatever a config or an inline directive says.
+ */
+export const ISOLATION_FLAGS: readonly string[] = ["--ignore-local-config", "--library-path"];
 
 /** The environment variables discovery reads (`PATH`, `SQL_MCP_BACKEND`, `SQRUFF_PATH`, `SQLFLUFF_PATH`). */
 export type BackendEnv = Record<string, string | undefined>;
@@ -116,6 +129,11 @@ function isExecutableFile(file: string): boolean {
   }
 }
 
+/** The {@link ISOLATION_FLAGS} a `--help` text lists. */
+export function isolationFlags(help: string): string[] {
+  return ISOLATION_FLAGS.filter((flag) => new RegExp(`(^|[\\s,])${flag}\\b`, "m").test(help));
+}
+
 /** `env` without its unset entries: what a child process is given. */
 export function definedEnv(env: BackendEnv): Record<string, string> {
   return Object.fromEntries(
@@ -131,19 +149,26 @@ async function probe(
   const { signal } = options;
   const timeout = AbortSignal.timeout(VERSION_TIMEOUT_MS);
   try {
-    const output = await new Deno.Command(path, {
-      args: ["--version"],
+    const command: Deno.CommandOptions = {
       env: options.env,
       clearEnv: true,
       stdin: "null",
       stdout: "piped",
       stderr: "piped",
       signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-    }).output();
+    };
+    const output = await new Deno.Command(path, { ...command, args: ["--version"] }).output();
     if (!output.success) return null;
     const text = new TextDecoder().decode(output.stdout) + new TextDecoder().decode(output.stderr);
     const parsed = parseVersion(text);
-    return parsed ? { kind, path, ...parsed } : null;
+    if (!parsed) return null;
+    if (kind === "sqlfluff") return { kind, path, ...parsed };
+    // A build whose --help fails is run without the flags: versions before 0.40 have neither.
+    const help = await new Deno.Command(path, { ...command, args: ["--help"] }).output().catch(() => null);
+    const helpText = help
+      ? new TextDecoder().decode(help.stdout) + new TextDecoder().decode(help.stderr)
+      : "";
+    return { kind, path, ...parsed, flags: isolationFlags(helpText) };
   } catch {
     return null;
   }

@@ -1,9 +1,8 @@
 /**
- * Which config a run uses (the workspace's own `.sqruff` / `.sqlfluff`, else the house style for this
- * backend and major version) and the small INI edits the runner needs. No SDK, no zod.
+ * The configs a run can use (the house style for this backend and major version; the workspace's own is
+ * read by `workspace_config.ts`) and the small INI edits the runner needs. No SDK, no zod.
  * @module
  */
-import { join } from "node:path";
 import { fileURLToPath as fromFileUrl } from "node:url";
 import type { Backend } from "./backend.ts";
 
@@ -30,19 +29,6 @@ export function houseConfigFile(backend: Backend): string {
 /** Workspace config names a backend reads, in priority order (sqlfluff does not read `.sqruff`). */
 export function workspaceConfigNames(backend: Backend): string[] {
   return backend.kind === "sqruff" ? [".sqruff", ".sqlfluff"] : [".sqlfluff"];
-}
-
-/** The workspace root's own config when it has one, else the house style. */
-export async function chooseConfig(backend: Backend, workspaceRoot: string): Promise<ChosenConfig> {
-  for (const name of workspaceConfigNames(backend)) {
-    try {
-      const text = await Deno.readTextFile(join(workspaceRoot, name));
-      return { text, label: `${name} (workspace)`, workspace: true };
-    } catch {
-      // Not there (or unreadable): try the next name, then the house style.
-    }
-  }
-  return { text: await Deno.readTextFile(houseConfigFile(backend)), label: "house style", workspace: false };
 }
 
 const CORE_SECTION = /^\s*\[(sqruff|sqlfluff)\]\s*$/i;

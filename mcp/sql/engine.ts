@@ -31,6 +31,8 @@ export interface EngineOptions {
   signal?: AbortSignal;
   /** The backend's whole environment. */
   env?: Record<string, string>;
+  /** Where the temp working folder is made; default: the OS temp folder. */
+  tempDir?: string;
 }
 
 /** The outcome of formatting one input. */
@@ -109,7 +111,7 @@ async function withStage<T>(
   options: EngineOptions,
   body: (stage: Stage) => Promise<T>,
 ): Promise<T> {
-  const dir = await Deno.makeTempDir({ prefix: "sql-mcp-" });
+  const dir = await Deno.makeTempDir({ prefix: "sql-mcp-", dir: options.tempDir });
   try {
     const configFile = join(dir, options.backend.kind === "sqruff" ? ".sqruff" : "sql-mcp.cfg");
     await Deno.writeTextFile(configFile, options.config.text);
@@ -157,7 +159,12 @@ async function runStaged(stage: Stage, command: string[], options: StagedRun): P
   if (backend.kind === "sqruff") {
     // sqruff has no --rules flag: the rule set goes into its config.
     if (options.rules?.length) config = setCoreValue(config, "rules", options.rules.join(","), "sqruff");
-    args.push("--config", stage.configFile, "--parsing-errors", ...command);
+    // Only our config, and no jinja library even if a directive asks (see ISOLATION_FLAGS).
+    const flags = backend.flags ?? [];
+    args.push("--config", stage.configFile);
+    if (flags.includes("--ignore-local-config")) args.push("--ignore-local-config");
+    if (flags.includes("--library-path")) args.push("--library-path", "none");
+    args.push("--parsing-errors", ...command);
   } else {
     args.push(...command, "--ignore-local-config", "--config", stage.configFile);
     if (options.rules?.length) args.push("--rules", backendRules(options.rules, backend).join(","));

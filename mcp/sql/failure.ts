@@ -79,7 +79,9 @@ export async function listDialects(
   context: Pick<FailureContext, "backend" | "timeoutMs" | "signal" | "workDir" | "env">,
 ): Promise<string[]> {
   try {
-    const output = await runBackend(context.backend.path, ["dialects"], {
+    // sqruff >= 0.44 loads discovered configs for every command: keep this one to none too.
+    const isolate = context.backend.flags?.includes("--ignore-local-config") ? ["--ignore-local-config"] : [];
+    const output = await runBackend(context.backend.path, [...isolate, "dialects"], {
       cwd: context.workDir,
       timeoutMs: context.timeoutMs,
       signal: context.signal,

@@ -137,9 +137,9 @@ function status(original: string, outcome: FormatOutcome): string {
 function notes(prefix: string, outcome: FormatOutcome, original = ""): string {
   const list = outcome.parseErrors.length ? outcome.parseErrors : outcome.remaining;
   if (!list.length) return "";
-  // The house style uses the raw templater: Jinja/dbt SQL needs the project's own config.
+  // Only the raw and placeholder templaters run here: jinja and dbt can run workspace code.
   const templated = /\{\{|\{%/.test(original)
-    ? " (it looks templated: set templater = jinja or dbt in a workspace .sqlfluff)"
+    ? " (it looks templated: Jinja and dbt templates are not rendered here, since rendering can run code)"
     : "";
   const what = outcome.parseErrors.length
     ? `${prefix}the SQL does not parse, so it was left unchanged${templated}`

@@ -4,7 +4,8 @@ import { defineTool, type ToolDefinition } from "../../lib/mcp/tool.ts";
 import { ToolError } from "../../lib/mcp/errors.ts";
 import type { Workspace } from "../../lib/workspace/workspace.ts";
 import { type Backend, type BackendEnv, definedEnv, findBackend, missingBackendMessage } from "./backend.ts";
-import { chooseConfig, type ChosenConfig, coreValue } from "./config.ts";
+import { type ChosenConfig, coreValue } from "./config.ts";
+import { chooseConfig } from "./workspace_config.ts";
 import { DEFAULT_DIALECT, type SqlInput } from "./engine.ts";
 import { type BatchOptions, formatBatch, lintBatch } from "./batch.ts";
 import { scaledTimeoutMs } from "./timeout.ts";
@@ -22,6 +23,8 @@ export interface SqlDeps {
   timeoutMs?: number;
   /** Backend processes at once; default: the core count. */
   concurrency?: number;
+  /** Where each run's temp working folder is made; default: the OS temp folder. */
+  tempDir?: string;
 }
 
 const DIALECT = /^[a-z][a-z0-9_]{0,39}$/;
@@ -70,7 +73,7 @@ export function createTools(deps: SqlDeps): ToolDefinition[] {
     const inputs = await collectInputs(args, deps.workspace, action);
     const backend = await backendFor(action, signal);
     await deps.workspace.ready(); // The client's roots decide which root's config applies.
-    const config = await chooseConfig(backend, deps.workspace.primary);
+    const config = await chooseConfig(backend, deps.workspace.primary, { action });
     const list: SqlInput[] = "inline" in inputs ? [inputs.inline] : inputs.files;
     const bytes = list.reduce((sum, input) => sum + new TextEncoder().encode(input.content).length, 0);
     const engine: BatchOptions = {
@@ -79,6 +82,7 @@ export function createTools(deps: SqlDeps): ToolDefinition[] {
       dialect,
       timeoutMs: deps.timeoutMs ?? scaledTimeoutMs(step, bytes, list.length),
       concurrency: deps.concurrency,
+      tempDir: deps.tempDir,
       signal,
       env: definedEnv(deps.env),
       action,

@@ -3,6 +3,7 @@ import {
   backendCandidates,
   findBackend,
   INSTALL_HINT,
+  isolationFlags,
   missingBackendMessage,
   parseVersion,
 } from "../../../mcp/sql/backend.ts";
@@ -62,5 +63,35 @@ Deno.test({
       missingBackendMessage({ SQL_MCP_BACKEND: "sqruff", SQRUFF_PATH: "/opt/sq" }),
       `no SQL backend: SQRUFF_PATH="/opt/sq" does not run; no sqruff found on PATH (SQL_MCP_BACKEND=sqruff); ${INSTALL_HINT}`,
     );
+  },
+});
+
+Deno.test("isolationFlags: what sqruff 0.40 and 0.44 list in --help (measured), nothing from prose", () => {
+  // Excerpts of the real `sqruff --help` of the PyPI builds.
+  const v040 = "      --config <CONFIG>              Path to a configuration file\n" +
+    "      --library-path <LIBRARY_PATH>  Override the `library_path` value for the jinja templater.";
+  const v044 =
+    "      --config <CONFIG>\n          Additional configuration file whose settings override discovered " +
+    "configuration\n      --ignore-local-config\n          Ignore discovered global and project configuration " +
+    "files. Still load --config\n      --library-path <LIBRARY_PATH>\n";
+  assert.deepEqual(isolationFlags(v040), ["--library-path"]);
+  assert.deepEqual(isolationFlags(v044), ["--ignore-local-config", "--library-path"]);
+  assert.deepEqual(isolationFlags("--library-paths, --ignore-local-configs"), []);
+});
+
+Deno.test({
+  name: "findBackend asks sqruff's --help for the isolation flags; a failing --help means none",
+  ignore: isWindows,
+  async fn() {
+    await using ws = await tempWorkspace({ "bin/": "" });
+    const script = (help: string) =>
+      `#!/bin/sh\nif [ "$1" = --version ]; then echo 'sqruff 0.44.0'; exit 0; fi\n${help}\n`;
+    await Deno.writeTextFile(ws.join("bin", "sqruff"), script("echo '  --ignore-local-config'"), {
+      mode: 0o755,
+    });
+    const found = await findBackend({ PATH: ws.join("bin") });
+    assert.deepEqual(found?.flags, ["--ignore-local-config"]);
+    await Deno.writeTextFile(ws.join("bin", "sqruff"), script("exit 2"), { mode: 0o755 });
+    assert.deepEqual((await findBackend({ PATH: ws.join("bin") }))?.flags, []);
   },
 });

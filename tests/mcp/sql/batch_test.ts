@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { formatBatch, lintBatch } from "../../../mcp/sql/batch.ts";
 import { MAX_CHUNK_FILES, planChunks } from "../../../mcp/sql/chunks.ts";
-import { chooseConfig } from "../../../mcp/sql/config.ts";
+import { chooseConfig } from "../../../mcp/sql/workspace_config.ts";
 import { renderFormatted, renderLint } from "../../../mcp/sql/render.ts";
 import type { Backend } from "../../../mcp/sql/backend.ts";
 import { isWindows } from "../../../lib/platform/mod.ts";
@@ -41,7 +41,7 @@ async function hangingBatch() {
   let done = 0;
   const options = {
     backend,
-    config: await chooseConfig(backend, ws.path),
+    config: await chooseConfig(backend, ws.path, { action: "Cannot lint SQL" }),
     timeoutMs: 600_000,
     concurrency: 2,
     action: "Cannot lint SQL",

@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
 import {
   backendRules,
-  chooseConfig,
   coreValue,
   formatRules,
   houseConfigFile,
   setCoreValue,
 } from "../../../mcp/sql/config.ts";
 import type { Backend } from "../../../mcp/sql/backend.ts";
+import { chooseConfig } from "../../../mcp/sql/workspace_config.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
 
 const SQLFLUFF_1: Backend = { kind: "sqlfluff", path: "sqlfluff", version: "1.4.5", major: 1 };
@@ -32,18 +32,19 @@ Deno.test("house configs: one per backend family, each naming snowflake and lead
   assert.match(legacy, /\[sqlfluff:rules\]\n(#.*\n)*max_line_length = 120/);
 });
 
-Deno.test("a workspace .sqlfluff wins for sqlfluff; sqruff also reads .sqruff first", async () => {
+Deno.test("a workspace .sqlfluff wins for sqlfluff (vetted, templater pinned); sqruff also reads .sqruff first", async () => {
+  const action = { action: "Cannot lint SQL" };
   await using ws = await tempWorkspace({ ".sqlfluff": "[sqlfluff]\ndialect = ansi\n" });
-  assert.deepEqual(await chooseConfig(SQLFLUFF_1, ws.path), {
-    text: "[sqlfluff]\ndialect = ansi\n",
+  assert.deepEqual(await chooseConfig(SQLFLUFF_1, ws.path, action), {
+    text: "[sqlfluff]\ndialect = ansi\ntemplater = raw\n",
     label: ".sqlfluff (workspace)",
     workspace: true,
   });
   await Deno.writeTextFile(ws.join(".sqruff"), "[sqruff]\ndialect = bigquery\n");
-  assert.equal((await chooseConfig(SQRUFF, ws.path)).label, ".sqruff (workspace)");
-  assert.equal((await chooseConfig(SQLFLUFF_3, ws.path)).label, ".sqlfluff (workspace)");
+  assert.equal((await chooseConfig(SQRUFF, ws.path, action)).label, ".sqruff (workspace)");
+  assert.equal((await chooseConfig(SQLFLUFF_3, ws.path, action)).label, ".sqlfluff (workspace)");
   await using empty = await tempWorkspace();
-  assert.equal((await chooseConfig(SQRUFF, empty.path)).label, "house style");
+  assert.equal((await chooseConfig(SQRUFF, empty.path, action)).label, "house style");
 });
 
 Deno.test("setCoreValue replaces in place, adds to the core section, or adds one; never repeats a header", () => {

@@ -1,7 +1,7 @@
 // deno-lint-ignore-file no-console -- a CLI stand-in: stdout and stderr are its output, as sqruff's are.
 /**
  * A stand-in for the sqruff CLI, following its documented contract (0.40: global `--config` /
- * `--dialect` / `--parsing-errors`, `lint -f json` printing `{path: [diagnostic]}` with 1-based positions
+ * `--dialect` / `--library-path` / `--parsing-errors`, listed by `--help`, `lint -f json` printing `{path: [diagnostic]}` with 1-based positions
  * and `code: null` for parse errors, `fix PATHS` rewriting in place, exit 1 for violations and errors
  * alike). It only knows upper-case SELECT/FROM and a trailing `where`, and it logs every call with the
  * config it was given to `$FAKE_SQRUFF_LOG`, so the tests can check what the server asks of sqruff on a
@@ -17,6 +17,7 @@ const take = (flag: string): string | undefined => {
 };
 const config = take("--config");
 const dialect = take("--dialect");
+const libraryPath = take("--library-path");
 const parsingErrors = args.includes("--parsing-errors");
 const rest = args.filter((a) => a !== "--parsing-errors" && a !== "-f" && a !== "json");
 const log = Deno.env.get("FAKE_SQRUFF_LOG");
@@ -34,6 +35,15 @@ if (rest[0] === "--version") {
   console.log("sqruff 0.40.0");
   Deno.exit(0);
 }
+if (rest[0] === "--help") {
+  // 0.40's global options: --library-path, no --ignore-local-config yet.
+  for (const flag of ["--config <CONFIG>", "--dialect <DIALECT>", "--library-path <LIBRARY_PATH>"]) {
+    console.log(`      ${flag}`);
+  }
+  console.log("      --parsing-errors");
+  Deno.exit(0);
+}
+if (libraryPath !== undefined && libraryPath !== "none") fail("the fake imports no jinja library");
 if (rest[0] === "dialects") {
   DIALECTS.forEach((d) => console.log(d));
   Deno.exit(0);

@@ -103,7 +103,7 @@ for (const { kind, found, config: configName, parseError } of BACKENDS) {
       assert.match(
         textOf(result),
         new RegExp(
-          `^-- not formatted: the SQL does not parse, so it was left unchanged \\(it looks templated: set templater = jinja or dbt in a workspace \\.sqlfluff\\):\\n-- {3}${parseError}\\n`,
+          `^-- not formatted: the SQL does not parse, so it was left unchanged \\(it looks templated: Jinja and dbt templates are not rendered here, since rendering can run code\\):\\n-- {3}${parseError}\\n`,
         ),
       );
     },

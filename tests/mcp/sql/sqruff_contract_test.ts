@@ -35,9 +35,18 @@ Deno.test({
     await using c = await connect(server);
     const text = await c.text("sql_format", { sql: "SELECT a FROM t\n" });
     assert.equal(text, "select a from t\n\n-- sqruff 0.40.0, config: house style, dialect snowflake");
-    const [version, fix, ...more] = await calls();
+    const [version, help, fix, ...more] = await calls();
     assert.deepEqual(version.argv, ["--version"]);
-    assert.deepEqual(fix.argv, ["--config", "<tmp>/.sqruff", "--parsing-errors", "fix", "1.sql"]);
+    assert.deepEqual(help.argv, ["--help"], "discovery asks which isolation flags this build has");
+    assert.deepEqual(fix.argv, [
+      "--config",
+      "<tmp>/.sqruff",
+      "--library-path",
+      "none",
+      "--parsing-errors",
+      "fix",
+      "1.sql",
+    ]);
     assert.match(fix.config!, /^\[sqruff\]\ndialect = snowflake\n/m);
     assert.match(fix.config!, /^rules = capitalisation,layout,AM02,CV01,CV02,CV03,CV05$/m);
     assert.match(fix.config!, /^\[sqruff:layout:type:comma\]\nline_position = leading$/m);
@@ -63,10 +72,12 @@ Deno.test({
       "2 violations in 2 of 2 files (CP01, PRS)\na.sql:1:1 CP01 Keywords must be consistently lower case.\n" +
         "b.sql:1:18 PRS Unparsable section\n(sqruff 0.40.0, config: house style, dialect snowflake)",
     );
-    const lint = (await calls())[1];
+    const lint = (await calls())[2];
     assert.deepEqual(lint.argv, [
       "--config",
       "<tmp>/.sqruff",
+      "--library-path",
+      "none",
       "--parsing-errors",
       "lint",
       "-f",
@@ -99,13 +110,13 @@ Deno.test({
     assert.equal(await Deno.readTextFile(ws.join("w/ok.sql")), "select 1\n");
     assert.equal(await Deno.readTextFile(ws.join("w/bad.sql")), "SELECT a, from t where\n");
     const all = await calls();
-    assert.equal(all.length, 3, "--version, then one fix and one lint for both files together");
-    const [, fix, lint] = all;
-    assert.equal(fix.argv[3], "fix");
-    assert.equal(lint.argv[3], "lint", "fix exit 1 is followed by a lint for what is left");
+    assert.equal(all.length, 4, "--version, --help, then one fix and one lint for both files together");
+    const [, , fix, lint] = all;
+    assert.equal(fix.argv[5], "fix");
+    assert.equal(lint.argv[5], "lint", "fix exit 1 is followed by a lint for what is left");
     assert.match(
       fix.config!,
-      /^\[sqruff\]\nrules = capitalisation,[^\n]+\nlarge_file_skip_byte_limit = 2000000\ndialect = bigquery\n$/,
+      /^\[sqruff\]\nrules = capitalisation,[^\n]+\nlarge_file_skip_byte_limit = 2000000\ndialect = bigquery\ntemplater = raw\n$/,
     );
   },
 });

@@ -55,6 +55,7 @@ export function sqlServer(
     env?: Record<string, string>;
     timeoutMs?: number;
     concurrency?: number;
+    tempDir?: string;
   } = {},
 ): McpServerHandle {
   return createServer({
@@ -62,5 +63,6 @@ export function sqlServer(
     env: { ...env, ...(options.kind ? { SQL_MCP_BACKEND: options.kind } : {}), ...options.env },
     timeoutMs: options.timeoutMs ?? 60_000,
     concurrency: options.concurrency,
+    tempDir: options.tempDir,
   });
 }
