@@ -50,6 +50,14 @@ export function normalizeEditArguments(args: unknown): unknown {
     edits = [Object.fromEntries(EDIT_KEYS.filter((key) => key in out).map((key) => [key, out[key]]))];
   }
   if (edits !== undefined) {
+    // An edit's fields beside `edits` belong to no edit: dropping them would apply less than was asked.
+    const stray = EDIT_KEYS.find((key) => key in out && out.edits !== undefined);
+    if (stray !== undefined) {
+      throw editError(
+        "invalid_request",
+        `Cannot edit: "${stray}" was given beside "edits"; put it inside an item of "edits"`,
+      );
+    }
     for (const key of EDIT_KEYS) delete out[key];
     out.edits = Array.isArray(edits)
       ? edits.flatMap((edit) =>

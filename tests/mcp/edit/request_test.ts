@@ -54,3 +54,14 @@ Deno.test("one spelling of each argument, camelCase or not, still works", async 
   await f.edit("a.txt", [{ oldText: "one", newText: "two" }], { dryRun: false });
   assert.equal(await f.read("a.txt"), "two\n");
 });
+
+Deno.test("an edit's field beside edits is refused, never dropped; nothing is written", async () => {
+  await using f = await editFixture({ "a.txt": "one\ntwo\n" });
+  for (const key of ["old_text", "new_text", "replace_all", "oldText"]) {
+    const args = { path: "a.txt", edits: [{ old_text: "one", new_text: "1" }], [key]: key === "replace_all" };
+    const failure = await f.fail("edit_file", args);
+    assert.equal(failure.code, "invalid_argument", key);
+    assert.match(failure.text, /was given beside "edits"/, key);
+    assert.equal(await f.read("a.txt"), "one\ntwo\n");
+  }
+});
