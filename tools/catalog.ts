@@ -43,3 +43,20 @@ export function listServers(): ServerEntry[] {
 export function runArgs(server: ServerEntry): string[] {
   return ["run", "--no-prompt", "--quiet", ...server.permissions, server.entry];
 }
+
+/**
+ * The flags HTTP mode needs beyond a server's own (stdio needs none of them): the network (`net`: hosts, or ""
+ * for any), its uid (the token file's owner check) and, for servers that write nothing otherwise, the token
+ * folder (`tokenDir`; unscoped without it, as in a compiled executable that does not know its user yet). A flag
+ * the server already has unscoped is not repeated: Deno would narrow it to the scoped one.
+ */
+export function httpPermissions(server: ServerEntry, options: { net: string; tokenDir?: string }): string[] {
+  const has = (flag: string) => server.permissions.some((own) => own === flag || own.startsWith(`${flag}=`));
+  return [
+    ...(has("--allow-net") ? [] : [options.net ? `--allow-net=${options.net}` : "--allow-net"]),
+    ...(has("--allow-sys") ? [] : ["--allow-sys=uid"]),
+    ...(has("--allow-write")
+      ? []
+      : [options.tokenDir ? `--allow-write=${options.tokenDir}` : "--allow-write"]),
+  ];
+}

@@ -1,14 +1,14 @@
 /**
  * `deno task compile [--target T] [--allow-net[=HOSTS]] [--list] [name...]`: `deno compile` every server (or
- * the named ones) into `dist/<name>-mcp[.exe]` with exactly its declared permissions (plus network access only
- * when `--allow-net` asks for executables that can serve `--http`). The list is every `mcp/*\/server.json`, so
- * a new server is compiled (and released) without editing anything; `--list` prints it and compiles nothing.
- * Needs the `denort` runtime: Deno downloads
- * it, or takes the one `DENORT_BIN` points to.
+ * the named ones) into `dist/<name>-mcp[.exe]` with exactly its declared permissions (plus, only when
+ * `--allow-net` asks for executables that can serve `--http`, the network and what the HTTP token file
+ * needs). The list is every `mcp/*\/server.json`, so a new server is compiled (and released) without editing
+ * anything; `--list` prints it and compiles nothing. Needs the `denort` runtime: Deno downloads it, or takes
+ * the one `DENORT_BIN` points to.
  * @module
  */
 import { join } from "node:path";
-import { listServers, REPO_ROOT, type ServerEntry } from "./catalog.ts";
+import { httpPermissions, listServers, REPO_ROOT, type ServerEntry } from "./catalog.ts";
 
 /** The `deno compile` argv for one server. */
 export function compileArgs(
@@ -19,10 +19,8 @@ export function compileArgs(
     "compile",
     "--no-prompt",
     ...server.permissions,
-    // Only for HTTP mode (`--http`): stdio servers never get network access.
-    ...(options.allowNet === undefined
-      ? []
-      : [options.allowNet ? `--allow-net=${options.allowNet}` : "--allow-net"]),
+    // Only for HTTP mode (`--http`): stdio servers never get network access, nor the token file's needs.
+    ...(options.allowNet === undefined ? [] : httpPermissions(server, { net: options.allowNet })),
     ...(server.include ?? []).flatMap((file) => ["--include", file]),
     ...(options.target ? ["--target", options.target] : []),
     "--output",

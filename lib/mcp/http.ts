@@ -51,7 +51,7 @@ export async function serveHttp(boot: BootServer, options: HttpOptions): Promise
     if (new URL(request.url).pathname !== MCP_PATH) {
       return plainText(404, `Not found: the MCP endpoint is ${MCP_PATH}`);
     }
-    const refusal = refuseRequest(request, { listen: options.listen, port, token: options.token });
+    const refusal = await refuseRequest(request, { listen: options.listen, port, token: options.token });
     if (refusal) {
       log.info(`mcp http: refused ${request.method} (${refusal.status}): ${refusal.message}`);
       return jsonRpcError(refusal.status, refusal.message, refusal.status === 401);

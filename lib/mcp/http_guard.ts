@@ -1,6 +1,6 @@
 /**
  * Who may talk to a server in HTTP mode: the listen address (`[HOST:]PORT`), DNS-rebinding protection
- * (Host and Origin headers) and the optional bearer token. Pure functions, no I/O.
+ * (Host and Origin headers) and the bearer token. Pure functions, no I/O.
  * @module
  */
 
@@ -53,7 +53,7 @@ export interface Refusal {
  * Refuses a request a browser page could have been tricked into sending (DNS rebinding: a foreign name
  * resolving to 127.0.0.1), or one without the token. Undefined when the request may pass.
  */
-export function refuseRequest(request: Request, options: GuardOptions): Refusal | undefined {
+export async function refuseRequest(request: Request, options: GuardOptions): Promise<Refusal | undefined> {
   const host = request.headers.get("host") ?? "";
   const origin = request.headers.get("origin");
   if (isLoopback(options.listen.hostname)) {
@@ -67,7 +67,7 @@ export function refuseRequest(request: Request, options: GuardOptions): Refusal 
     // Reachable under names we cannot list, so the Host is not checked; the token guards the rest.
     return { status: 403, message: `Origin "${origin}" is neither loopback nor this server` };
   }
-  if (options.token !== undefined && !hasBearer(request, options.token)) {
+  if (options.token !== undefined && !await hasBearer(request.headers.get("authorization"), options.token)) {
     return { status: 401, message: "Missing or wrong bearer token" };
   }
   return undefined;
@@ -99,13 +99,24 @@ function parseUrl(text: string): URL | undefined {
   }
 }
 
-/** Compares in time independent of where the first difference is, so the token cannot be guessed by timing. */
-function hasBearer(request: Request, token: string): boolean {
-  const header = request.headers.get("authorization") ?? "";
-  const given = header.startsWith("Bearer ") ? header.slice("Bearer ".length) : "";
-  const a = new TextEncoder().encode(given);
-  const b = new TextEncoder().encode(token);
-  let difference = a.length ^ b.length;
-  for (let i = 0; i < b.length; i++) difference |= (a[i] ?? 0) ^ b[i];
+/**
+ * `Bearer <token>` with the scheme in any case and any spaces around it (RFC 7235). The token may be any
+ * visible ASCII (a superset of token68), as MCP_HTTP_TOKEN and the token file are checked to be.
+ */
+const BEARER = /^[ \t]*bearer[ \t]+([\x21-\x7e]+)[ \t]*$/i;
+
+/**
+ * Whether `header` carries `token`. Compares the SHA-256 digests of both in constant time, so neither where
+ * the first difference lies nor the token's length shows in the time taken.
+ */
+export async function hasBearer(header: string | null, token: string): Promise<boolean> {
+  const given = BEARER.exec(header ?? "")?.[1] ?? "";
+  const [a, b] = await Promise.all([digest(given), digest(token)]);
+  let difference = given === "" ? 1 : 0;
+  for (let i = 0; i < b.length; i++) difference |= a[i] ^ b[i];
   return difference === 0;
+}
+
+async function digest(text: string): Promise<Uint8Array> {
+  return new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
 }

@@ -1,5 +1,6 @@
 /**
- * A server's process: stdio by default, Streamable HTTP with `--http [HOST:]PORT` (http.ts). Exits cleanly
+ * A server's process: stdio by default, Streamable HTTP with `--http [HOST:]PORT` (http.ts), where every
+ * request needs the bearer token (http_auth.ts) unless `--no-auth` on loopback says otherwise. Exits cleanly
  * on stdin EOF (stdio), SIGINT or SIGTERM, after the cleanup of every server instance. Over stdio the
  * handshake is answered before the SDK is loaded (`quick_start.ts`), unless the SDK server already exists;
  * given the server's manifest, before the server is even built. This module and what it imports statically
@@ -10,7 +11,7 @@ import { answerHandshake, replayedAnswer } from "./quick_start.ts";
 import type { McpServerHandle } from "./server.ts";
 import type { ServerManifest } from "./manifest.ts";
 import type { BootServer } from "./http.ts";
-import { parseServeArgs, UsageError } from "./serve_args.ts";
+import { isHttpEnvName, parseServeArgs, UsageError } from "./serve_args.ts";
 import { isLoopback } from "./http_guard.ts";
 import { platform } from "../platform/mod.ts";
 import { log } from "../log.ts";
@@ -45,21 +46,34 @@ export async function serve(boot: BootFromArgs, options: ServeOptions = {}): Pro
   try {
     parsed = parseServeArgs(options.args ?? Deno.args, env);
     if (parsed.rest.length && !options.passArgs) {
-      throw new UsageError(`Unknown argument "${parsed.rest[0]}"; usage: [--http [HOST:]PORT] [--stateless]`);
+      throw new UsageError(
+        `Unknown argument "${parsed.rest[0]}"; usage: [--http [HOST:]PORT] [--stateless] [--no-auth]`,
+      );
     }
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     log.error(error.message);
     Deno.exit(2);
   }
+  scrubHttpEnv();
   const { http, rest } = parsed;
   if (!http) return serveStdio(() => boot(rest), options.manifest);
   const bootSession: BootServer = () => boot(rest);
+  let token;
+  try {
+    // Loaded only here, as the HTTP transport below: a stdio server starts without them.
+    const { resolveToken } = await import("./http_auth.ts");
+    token = await resolveToken(http.auth, env);
+  } catch (error) {
+    const { TokenFileError } = await import("./http_token.ts");
+    if (!(error instanceof TokenFileError)) throw error;
+    log.error(error.message);
+    Deno.exit(2);
+  }
   let server;
   try {
-    // Loaded only here: a stdio server starts without the HTTP transport's modules.
     const { serveHttp } = await import("./http.ts");
-    server = await serveHttp(bootSession, http);
+    server = await serveHttp(bootSession, { ...http, token });
   } catch (error) {
     if (!(error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.AddrInUse)) throw error;
     const { hostname, port } = http.listen;
@@ -78,6 +92,17 @@ export async function serve(boot: BootFromArgs, options: ServeOptions = {}): Pro
     log.debug(`mcp http: shutting down (${reason})`);
     return server.close();
   });
+}
+
+/**
+ * Removes `MCP_HTTP_*` (the token above all) from this process's environment once read, in either mode, so
+ * no child inherits them: shell jobs, the gateway's downstream servers, ripgrep, sqlfluff. The shell and the gateway also filter
+ * them out of the environments they build, in case a variable comes back.
+ */
+function scrubHttpEnv(): void {
+  for (const name of Object.keys(Deno.env.toObject())) {
+    if (isHttpEnvName(name)) Deno.env.delete(name);
+  }
 }
 
 /**

@@ -7,6 +7,7 @@
 import { createLinkedPair } from "../../lib/mcp/linked_transport.ts";
 import { loadServerSdk, type McpServerHandle } from "../../lib/mcp/server.ts";
 import { ToolError } from "../../lib/mcp/errors.ts";
+import { isHttpEnvName } from "../../lib/mcp/serve_args.ts";
 import type { ClientCapabilities, Tool, Transport } from "../../lib/mcp/sdk.ts";
 import { Client, StdioClientTransport } from "../../lib/mcp/sdk_client.ts";
 import { VERSION } from "../../lib/version.ts";
@@ -40,9 +41,16 @@ export interface ConnectHooks {
   remote?: RemoteOptions;
 }
 
-function markerEnv(marker: string): Record<string, string> {
+/**
+ * A child's environment: the SDK's short safe list (PATH, HOME...) plus the config's `env` and the marker.
+ * HTTP mode's variables (`MCP_HTTP_TOKEN` gives its holder this gateway's tools) never pass, even when the
+ * config names them: serve() removed them from our process, and `${env:MCP_HTTP_TOKEN}` must not bring one back.
+ */
+function downstreamEnv(env: Record<string, string>, marker: string | undefined): Record<string, string> {
+  const kept = Object.fromEntries(Object.entries(env).filter(([name]) => !isHttpEnvName(name)));
+  if (!marker) return kept;
   const at = marker.indexOf("=");
-  return { [marker.slice(0, at)]: marker.slice(at + 1) };
+  return { ...kept, [marker.slice(0, at)]: marker.slice(at + 1) };
 }
 
 /** The exact reason a connect timeout reports. */
@@ -88,7 +96,7 @@ export async function openConnection(config: ServerConfig, hooks: ConnectHooks):
       transport = new StdioClientTransport({
         command: spec.command,
         args: spec.args,
-        env: hooks.marker ? { ...spec.env, ...markerEnv(hooks.marker) } : spec.env,
+        env: downstreamEnv(spec.env, hooks.marker),
         cwd: spec.cwd,
         stderr: "pipe",
       });

@@ -1,5 +1,6 @@
 /** The environment a job sees: the server's (or only its allowlisted part), the call's overlay, our markers. */
 import { ToolError } from "../../lib/mcp/errors.ts";
+import { isHttpEnvName } from "../../lib/mcp/serve_args.ts";
 
 /** Name of the variable that tags every process of a job, so escapees from its process group are found. */
 export const MARKER_NAME = "SHELL_MCP_JOB";
@@ -12,7 +13,7 @@ export interface JobEnv {
 
 /** Options of {@link jobEnv}. */
 export interface JobEnvOptions {
-  /** The server's environment (only read when an allowlist is set). */
+  /** The server's environment (read when an allowlist is set, or when it holds HTTP mode's variables). */
   serverEnv: Record<string, string>;
   /** Parsed `SHELL_MCP_ENV_ALLOW`: names or `*` globs; undefined passes everything through. */
   allow?: readonly string[];
@@ -22,20 +23,27 @@ export interface JobEnvOptions {
   marker: string;
 }
 
-/** Builds a job's environment: `NO_COLOR=1` unless the overlay says otherwise, and the marker always. */
+/**
+ * Builds a job's environment: `NO_COLOR=1` unless the overlay says otherwise, and the marker always. HTTP
+ * mode's variables (`MCP_HTTP_TOKEN`: whoever holds it runs tools as the server's user) never pass, even on an
+ * allowlist: serve() removed them from the process already, and should one be back, the job starts from a
+ * cleared environment without it instead of inheriting it.
+ */
 export function jobEnv(options: JobEnvOptions): JobEnv {
   assertValidEnv(options.overlay ?? {});
   const [markerName, markerValue] = splitMarker(options.marker);
-  const base: Record<string, string> = {};
+  const server = Object.entries(options.serverEnv).filter(([name]) => !isHttpEnvName(name));
+  const hasHttpEnv = server.length < Object.keys(options.serverEnv).length;
+  let base: Record<string, string> = {};
   if (options.allow) {
     const patterns = options.allow.map(globToRegExp);
-    for (const [name, value] of Object.entries(options.serverEnv)) {
+    for (const [name, value] of server) {
       if (patterns.some((pattern) => pattern.test(name))) base[name] = value;
     }
-  }
+  } else if (hasHttpEnv) base = Object.fromEntries(server);
   return {
     env: { ...base, NO_COLOR: "1", ...options.overlay, [markerName]: markerValue },
-    clearEnv: options.allow !== undefined,
+    clearEnv: options.allow !== undefined || hasHttpEnv,
   };
 }
 

@@ -1,17 +1,61 @@
 /** Starts a server entrypoint in HTTP mode (`--http 127.0.0.1:0`) and learns its URL from its stderr. */
-import { listServers } from "../../tools/catalog.ts";
+import { dirname } from "node:path";
+import { httpPermissions, listServers } from "../../tools/catalog.ts";
+import { generateToken, tokenFilePath } from "../../lib/mcp/http_token.ts";
+import { Client, StreamableHTTPClientTransport } from "../../lib/mcp/sdk_client.ts";
+import { os } from "../../lib/platform/mod.ts";
 
 /** A server process listening on loopback. */
 export interface HttpProcess extends AsyncDisposable {
   /** `http://127.0.0.1:PORT/mcp`. */
   url: string;
   child: Deno.ChildProcess;
+  /** `{ authorization: "Bearer <token>" }`, or `{}` with auth "none". */
+  headers: Record<string, string>;
   /** Everything the server wrote on stderr so far. */
   stderr(): string;
 }
 
-/** The `deno run` argv of `mcp/<name>/main.ts` over HTTP: its declared permissions plus loopback net. */
-export function httpRunArgs(name: string, serverArgs: readonly string[] = []): string[] {
+/**
+ * Where the token comes from: "env" a fresh `MCP_HTTP_TOKEN` (the default); "file" the per-user token file,
+ * with every config-home variable pointed at `configHome` so a test never touches the real home; "none"
+ * `--no-auth`.
+ */
+export type SpawnAuth = "env" | "none" | { configHome: string };
+
+/** Options of {@link spawnHttp}; an `env` entry set to undefined is removed from the inherited environment. */
+export interface SpawnHttpOptions {
+  args?: readonly string[];
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+  auth?: SpawnAuth;
+}
+
+/**
+ * The variables that place this user's config folder, pointed at `configHome`. macOS has only HOME for it,
+ * and Deno keeps its cache under HOME there too, so DENO_DIR keeps the current cache (a fresh one would
+ * download every npm package again).
+ */
+export async function configHomeEnv(configHome: string): Promise<Record<string, string>> {
+  if (os !== "darwin") return { XDG_CONFIG_HOME: configHome, APPDATA: configHome };
+  return { HOME: configHome, DENO_DIR: Deno.env.get("DENO_DIR") ?? await denoDir() };
+}
+
+async function denoDir(): Promise<string> {
+  const { stdout } = await new Deno.Command(Deno.execPath(), { args: ["info", "--json"], stderr: "null" })
+    .output();
+  return JSON.parse(new TextDecoder().decode(stdout)).denoDir;
+}
+
+/**
+ * The `deno run` argv of `mcp/<name>/main.ts` over HTTP: its declared permissions plus what HTTP mode adds
+ * (loopback net, its uid, writing `tokenDir`).
+ */
+export function httpRunArgs(
+  name: string,
+  serverArgs: readonly string[] = [],
+  tokenDir?: string,
+): string[] {
   const server = listServers().find((entry) => entry.name === name);
   if (!server) throw new Error(`No server "${name}" under mcp/`);
   return [
@@ -19,7 +63,7 @@ export function httpRunArgs(name: string, serverArgs: readonly string[] = []): s
     "--no-prompt",
     "--quiet",
     ...server.permissions,
-    "--allow-net=127.0.0.1",
+    ...httpPermissions(server, { net: "127.0.0.1", tokenDir }),
     server.entry,
     "--http",
     "127.0.0.1:0",
@@ -27,15 +71,41 @@ export function httpRunArgs(name: string, serverArgs: readonly string[] = []): s
   ];
 }
 
+/** The environment and extra arguments that give a spawned server the token of `auth`. */
+export async function authSetup(auth: SpawnAuth): Promise<{
+  env: Record<string, string | undefined>;
+  args: string[];
+  token?: string;
+  tokenFile?: string;
+}> {
+  if (auth === "none") return { env: { MCP_HTTP_TOKEN: undefined }, args: ["--no-auth"] };
+  if (auth === "env") {
+    const token = generateToken();
+    return { env: { MCP_HTTP_TOKEN: token }, args: [], token };
+  }
+  const env = await configHomeEnv(auth.configHome);
+  return { env: { ...env, MCP_HTTP_TOKEN: undefined }, args: [], tokenFile: tokenFilePath(env) };
+}
+
+/** The inherited environment with `overrides` applied (undefined removes a variable). */
+export function childEnv(overrides: Record<string, string | undefined>): Record<string, string> {
+  const env = Deno.env.toObject();
+  for (const [name, value] of Object.entries(overrides)) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
+  return env;
+}
+
 /** Spawns the server and resolves once it printed the URL it listens on; throws if it exits first. */
-export async function spawnHttp(
-  name: string,
-  options: { args?: readonly string[]; env?: Record<string, string>; cwd?: string } = {},
-): Promise<HttpProcess> {
+export async function spawnHttp(name: string, options: SpawnHttpOptions = {}): Promise<HttpProcess> {
+  const auth = await authSetup(options.auth ?? "env");
+  const tokenDir = auth.tokenFile === undefined ? undefined : dirname(auth.tokenFile);
   const child = new Deno.Command(Deno.execPath(), {
-    args: httpRunArgs(name, options.args),
+    args: httpRunArgs(name, [...auth.args, ...options.args ?? []], tokenDir),
     cwd: options.cwd,
-    env: { ...Deno.env.toObject(), ...options.env },
+    env: childEnv({ ...auth.env, ...options.env }),
+    clearEnv: true,
     stdin: "null",
     stdout: "null",
     stderr: "piped",
@@ -51,9 +121,15 @@ export async function spawnHttp(
     listening.reject(new Error(`${name}-mcp exited before listening:\n${text}`));
   })();
   const url = await listening.promise;
+  // Read as a client would, from the file the server left. None there (a server that ignored it) means no
+  // header: requests then go without a token, and a test expecting them refused sees what it should.
+  const token = auth.tokenFile === undefined
+    ? auth.token
+    : await Deno.readTextFile(auth.tokenFile).then((text) => text.trim(), () => undefined);
   return {
     url,
     child,
+    headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
     stderr: () => text,
     async [Symbol.asyncDispose]() {
       try {
@@ -64,4 +140,41 @@ export async function spawnHttp(
       await child.status;
     },
   };
+}
+
+/** An SDK client connected to `url`, sending `headers` (the bearer token) with every request. */
+export async function connectHttpClient(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
+  const client = new Client({ name: "http-test", version: "0.0.0" });
+  await client.connect(transport);
+  return { client, transport };
+}
+
+/** A JSON-RPC initialize request, as a client's first POST. */
+export const INITIALIZE_BODY: string = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
+});
+
+/** POSTs `body` to the MCP endpoint with `headers` and the Accept header MCP asks for; the body is drained. */
+export async function postMcp(
+  url: string,
+  headers: Record<string, string>,
+  body = INITIALIZE_BODY,
+): Promise<{ status: number; headers: Headers; text: string }> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      ...headers,
+    },
+    body,
+  });
+  return { status: response.status, headers: response.headers, text: await response.text() };
 }

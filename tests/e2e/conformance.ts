@@ -1,6 +1,6 @@
 /**
  * `deno task conformance [name...]`: runs the MCP conformance suite (`server --url`, active suite) against
- * every server (or the named ones) started with `--http 127.0.0.1:0`, and fails on any failing scenario not
+ * every server (or the named ones) started with `--http 127.0.0.1:0 --no-auth`, and fails on any failing scenario not
  * in conformance_expected.yaml, or on an entry there that now passes. Prints one line per server.
  * The suite runs under Deno (it needs Node 22; CI has 20), pinned by its own lock file, loopback only.
  * @module
@@ -80,6 +80,9 @@ async function checkServer(name: string, workspace: string, gatewayConfig: strin
   await using server = await spawnHttp(name, {
     cwd: workspace,
     env: { MCP_WORKSPACE: workspace, ...(name === "gateway" ? { MCP_GATEWAY_CONFIG: gatewayConfig } : {}) },
+    // The suite's `server` command sends no Authorization header (0.1.16 has no --header option, and its
+    // dns-rebinding scenario needs raw Host headers no header-adding proxy would keep): loopback, no token.
+    auth: "none",
   });
   const outputDir = await Deno.makeTempDir({ prefix: `conformance-${name}-` });
   try {

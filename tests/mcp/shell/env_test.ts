@@ -21,6 +21,16 @@ Deno.test("jobEnv with an allowlist passes only matching names, globs included",
   assert.deepEqual(env, { PATH: "/bin", LC_ALL: "C", LC_TIME: "x", NO_COLOR: "", SHELL_MCP_JOB: "9.2" });
 });
 
+Deno.test("jobEnv never passes HTTP mode's variables, not even on a matching allowlist", () => {
+  const withToken = { ...serverEnv, MCP_HTTP_TOKEN: "secret", "mcp_http_stateless": "1" };
+  const inherited = jobEnv({ serverEnv: withToken, marker: "SHELL_MCP_JOB=9.4" });
+  // Inheriting would hand the job the token: it starts from a cleared environment without it instead.
+  assert.equal(inherited.clearEnv, true);
+  assert.deepEqual(inherited.env, { ...serverEnv, NO_COLOR: "1", SHELL_MCP_JOB: "9.4" });
+  const allowed = jobEnv({ serverEnv: withToken, allow: ["*"], marker: "SHELL_MCP_JOB=9.5" });
+  assert.deepEqual(allowed.env, { ...serverEnv, NO_COLOR: "1", SHELL_MCP_JOB: "9.5" });
+});
+
 Deno.test("parseEnvAllow: unset or blank means no allowlist", () => {
   assert.equal(parseEnvAllow(undefined), undefined);
   assert.equal(parseEnvAllow("  "), undefined);

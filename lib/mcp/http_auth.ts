@@ -1,0 +1,36 @@
+/**
+ * Picks HTTP mode's bearer token (`MCP_HTTP_TOKEN`, else the per-user token file) and says on stderr how a
+ * client passes it, never the token itself: stderr ends up in client logs other people read.
+ * @module
+ */
+import { type HttpAuth, NO_AUTH_FLAG, TOKEN_ENV } from "./serve_args.ts";
+import { readOrCreateToken, TokenFileError, tokenFilePath } from "./http_token.ts";
+import { log } from "../log.ts";
+
+/** The token every request must carry; undefined only with `--no-auth`. Throws TokenFileError. */
+export async function resolveToken(
+  auth: HttpAuth,
+  env: Record<string, string | undefined>,
+): Promise<string | undefined> {
+  if (auth.kind === "none") {
+    log.error(
+      `WARNING: ${NO_AUTH_FLAG}: no bearer token, so every local user and process can call this server's ` +
+        "tools with your rights",
+    );
+    return undefined;
+  }
+  if (auth.kind === "env") {
+    log.info(`Clients must send "Authorization: Bearer <the value of ${TOKEN_ENV}>"`);
+    return auth.token;
+  }
+  const file = tokenFilePath(env);
+  if (file === undefined) {
+    throw new TokenFileError(
+      `Cannot find this user's config folder for the HTTP token file (HOME, XDG_CONFIG_HOME or APPDATA ` +
+        `unset): set ${TOKEN_ENV}`,
+    );
+  }
+  const token = await readOrCreateToken(file);
+  log.info(`Clients must send "Authorization: Bearer <contents of ${file}>" (delete the file to rotate it)`);
+  return token;
+}

@@ -1,0 +1,67 @@
+/** A server whose token file cannot be trusted or made refuses to start: exit 2 and one line saying why. */
+import assert from "node:assert/strict";
+import { authSetup, childEnv, httpRunArgs } from "../../_support/http.ts";
+import { tempWorkspace } from "../../_support/workspace.ts";
+import { isWindows } from "../../../lib/platform/mod.ts";
+
+/** Starts hello-mcp over HTTP with its token file under `configHome`; resolves to its exit code and stderr. */
+async function startHello(configHome: string, argv?: string[]): Promise<{ code: number; stderr: string }> {
+  const auth = await authSetup({ configHome });
+  const tokenDir = `${configHome}/continue-mcp`;
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: argv ?? httpRunArgs("hello", [], tokenDir),
+    env: childEnv(auth.env),
+    clearEnv: true,
+    stdin: "null",
+    stdout: "null",
+  }).output();
+  return { code: output.code, stderr: new TextDecoder().decode(output.stderr) };
+}
+
+Deno.test("http token: a planted token folder other users can write refuses to start", {
+  ignore: isWindows,
+}, async () => {
+  await using home = await tempWorkspace({ "continue-mcp/http-token": "x".repeat(43) });
+  await Deno.chmod(home.join("continue-mcp"), 0o777);
+  await Deno.chmod(home.join("continue-mcp", "http-token"), 0o600);
+  const { code, stderr } = await startHello(home.path);
+  assert.equal(code, 2);
+  assert.equal(
+    stderr,
+    `[error] Cannot trust the HTTP token folder "${
+      home.join("continue-mcp")
+    }": other users can write to it ` +
+      `(mode 777); run chmod 700 "${home.join("continue-mcp")}"\n`,
+  );
+});
+
+Deno.test("http token: a symlink planted as the token file refuses to start, and nothing is written through it", async () => {
+  await using home = await tempWorkspace();
+  await Deno.mkdir(home.join("continue-mcp"), { mode: 0o700 });
+  await Deno.symlink(home.join("target"), home.join("continue-mcp", "http-token"), { type: "file" });
+  const { code, stderr } = await startHello(home.path);
+  assert.equal(code, 2);
+  assert.match(
+    stderr,
+    /^\[error\] Cannot trust the HTTP token file ".*http-token": it is a symbolic link; remove it\n$/,
+  );
+  await assert.rejects(Deno.lstat(home.join("target")), Deno.errors.NotFound);
+});
+
+Deno.test("http token: without the permissions the token file needs, the refusal names the flag to add", async () => {
+  await using home = await tempWorkspace();
+  const noWrite = httpRunArgs("hello").filter((arg) => !arg.startsWith("--allow-write"));
+  const withoutWrite = await startHello(home.path, noWrite);
+  assert.equal(withoutWrite.code, 2);
+  assert.match(
+    withoutWrite.stderr,
+    /^\[error\] Cannot create the HTTP token folder ".*continue-mcp": HTTP mode needs --allow-write=.*continue-mcp for it, or set MCP_HTTP_TOKEN\n$/,
+  );
+  if (isWindows) return; // No uid to check there.
+  const noSys = httpRunArgs("hello", [], home.join("continue-mcp")).filter((arg) =>
+    arg !== "--allow-sys=uid"
+  );
+  const withoutSys = await startHello(home.path, noSys);
+  assert.equal(withoutSys.code, 2);
+  assert.match(withoutSys.stderr, /HTTP mode needs --allow-sys=uid, or set MCP_HTTP_TOKEN\n$/);
+});

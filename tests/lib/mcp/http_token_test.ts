@@ -1,0 +1,124 @@
+/** The per-user HTTP token file, on real files in temp folders: made private, and trusted only when private. */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { readOrCreateToken, TokenFileError, tokenFilePath } from "../../../lib/mcp/http_token.ts";
+import { isWindows } from "../../../lib/platform/mod.ts";
+import { tempWorkspace } from "../../_support/workspace.ts";
+
+const POSIX = { ignore: isWindows };
+const ROOT = { ignore: isWindows || Deno.uid() !== 0 };
+const PLANTED = "planted-token-that-an-attacker-knows-0123456789";
+
+/** `<config>/continue-mcp/http-token` under a fresh temp config home. */
+async function tempTokenFile() {
+  const home = await tempWorkspace();
+  const file = tokenFilePath({ XDG_CONFIG_HOME: home.path, HOME: home.path, APPDATA: home.path })!;
+  return { home, file, dir: join(file, "..") };
+}
+
+function refusedWith(pattern: RegExp) {
+  return (error: unknown) => error instanceof TokenFileError && pattern.test(error.message);
+}
+
+Deno.test("token file: created once as a 0600 file in a 0700 folder, then reused; deleting it rotates it", async () => {
+  const { home, file, dir } = await tempTokenFile();
+  await using _ = home;
+  const token = await readOrCreateToken(file);
+  assert.match(token, /^[A-Za-z0-9_-]{43}$/);
+  assert.equal(await readOrCreateToken(file), token);
+  if (!isWindows) {
+    assert.equal((await Deno.lstat(dir)).mode! & 0o777, 0o700);
+    assert.equal((await Deno.lstat(file)).mode! & 0o777, 0o600);
+  }
+  assert.deepEqual((await Array.fromAsync(Deno.readDir(dir))).map((entry) => entry.name), ["http-token"]);
+  await Deno.remove(file);
+  const rotated = await readOrCreateToken(file);
+  assert.notEqual(rotated, token);
+});
+
+Deno.test("token file: servers starting at once all end up with the one token on disk", async () => {
+  const { home, file } = await tempTokenFile();
+  await using _ = home;
+  const tokens = await Promise.all(Array.from({ length: 8 }, () => readOrCreateToken(file)));
+  assert.equal(new Set(tokens).size, 1);
+  assert.equal((await Deno.readTextFile(file)).trim(), tokens[0]);
+});
+
+Deno.test(
+  "token file: a planted folder other users can write (0777) is refused, not used",
+  POSIX,
+  async () => {
+    const { home, file, dir } = await tempTokenFile();
+    await using _ = home;
+    await Deno.mkdir(dir);
+    await Deno.chmod(dir, 0o777);
+    await Deno.writeTextFile(file, PLANTED, { mode: 0o600 });
+    await assert.rejects(
+      readOrCreateToken(file),
+      refusedWith(/token folder ".*continue-mcp": other users can write to it \(mode 777\); run chmod 700/),
+    );
+  },
+);
+
+Deno.test("token file: a symlink planted as the token file is refused, even to a private file of ours", async () => {
+  const { home, file, dir } = await tempTokenFile();
+  await using _ = home;
+  await Deno.mkdir(dir, { mode: 0o700 });
+  const target = home.join("known-token");
+  await Deno.writeTextFile(target, PLANTED, { mode: 0o600 });
+  await Deno.symlink(target, file, { type: "file" });
+  await assert.rejects(
+    readOrCreateToken(file),
+    refusedWith(/token file ".*http-token": it is a symbolic link/),
+  );
+  // A dangling one too: creating the file must not write through it.
+  await Deno.remove(file);
+  await Deno.symlink(home.join("elsewhere"), file, { type: "file" });
+  await assert.rejects(readOrCreateToken(file), refusedWith(/it is a symbolic link/));
+  await assert.rejects(Deno.lstat(home.join("elsewhere")), Deno.errors.NotFound);
+});
+
+Deno.test("token file: a symlinked token folder is refused", async () => {
+  const { home, file, dir } = await tempTokenFile();
+  await using _ = home;
+  await Deno.mkdir(home.join("other"), { mode: 0o700 });
+  await Deno.symlink(home.join("other"), dir, { type: "dir" });
+  await assert.rejects(readOrCreateToken(file), refusedWith(/token folder .*: it is a symbolic link/));
+});
+
+Deno.test("token file: one other users can read is refused as possibly leaked", POSIX, async () => {
+  const { home, file, dir } = await tempTokenFile();
+  await using _ = home;
+  await Deno.mkdir(dir, { mode: 0o700 });
+  await Deno.writeTextFile(file, PLANTED);
+  await Deno.chmod(file, 0o644);
+  await assert.rejects(readOrCreateToken(file), refusedWith(/mode 644\), so it may have leaked; delete it/));
+});
+
+Deno.test(
+  "token file: a folder or file owned by another user is refused (root trusts no one's file)",
+  ROOT,
+  async () => {
+    const { home, file, dir } = await tempTokenFile();
+    await using _ = home;
+    await Deno.mkdir(dir, { mode: 0o700 });
+    await Deno.writeTextFile(file, PLANTED, { mode: 0o600 });
+    await Deno.chown(file, 65534, 65534);
+    await assert.rejects(
+      readOrCreateToken(file),
+      refusedWith(/token file .*: it is owned by uid 65534, not by you/),
+    );
+    await Deno.chown(dir, 65534, 65534);
+    await assert.rejects(readOrCreateToken(file), refusedWith(/token folder .*: it is owned by uid 65534/));
+  },
+);
+
+Deno.test("token file: a file without a real token in it is refused, not served with a weak token", async () => {
+  const { home, file, dir } = await tempTokenFile();
+  await using _ = home;
+  await Deno.mkdir(dir, { mode: 0o700 });
+  for (const content of ["", "short\n", `${"x".repeat(20)} ${"y".repeat(20)}`]) {
+    await Deno.writeTextFile(file, content, { mode: 0o600 });
+    await assert.rejects(readOrCreateToken(file), refusedWith(/at least 32 visible ASCII characters/));
+  }
+});
