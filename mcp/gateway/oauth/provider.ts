@@ -22,6 +22,9 @@ import type { StoredAuth, StoredTokens, TokenStore } from "./token_store.ts";
 /** An access token this close to its expiry is refreshed before use. */
 export const REFRESH_MARGIN_MS = 60_000;
 
+/** How many of the credentials it handled a provider remembers for redaction. */
+const KNOWN_SECRETS = 16;
+
 /** The browser step, for `gateway-mcp auth` only. */
 export interface InteractiveStep {
   /** The loopback address the authorization server redirects to. */
@@ -58,6 +61,8 @@ export class GatewayOAuthProvider implements OAuthClientProvider {
   #handedRefresh?: string;
   /** Interactive runs read this run's state only. */
   #run: StoredAuth = {};
+  /** The tokens last handed to the SDK or saved: what the gateway's redaction must know. */
+  #known = new Set<string>();
 
   constructor(options: ProviderOptions) {
     this.#options = options;
@@ -96,6 +101,7 @@ export class GatewayOAuthProvider implements OAuthClientProvider {
     const { clientId, clientSecret } = this.#options.oauth;
     if (clientId) return { client_id: clientId, ...(clientSecret ? { client_secret: clientSecret } : {}) };
     const stored = (await this.#read()).client;
+    this.#remember(undefined, stored);
     // Serving with no client yet: registering one is the first step of a browser flow, not ours to start.
     if (!stored && !this.#options.interactive) throw new NeedsAuthError(this.#options.server);
     return stored;
@@ -103,6 +109,7 @@ export class GatewayOAuthProvider implements OAuthClientProvider {
 
   async saveClientInformation(client: OAuthClientInformationMixed): Promise<void> {
     this.#run = { ...this.#run, client };
+    this.#remember(undefined, client);
     await this.#options.store.update(this.#options.serverUrl, (stored) => ({ ...stored, client }));
   }
 
@@ -113,6 +120,7 @@ export class GatewayOAuthProvider implements OAuthClientProvider {
       tokens = (await this.#read()).tokens;
     }
     this.#handedRefresh = tokens?.refresh_token;
+    this.#remember(tokens);
     return tokens;
   }
 
@@ -122,6 +130,7 @@ export class GatewayOAuthProvider implements OAuthClientProvider {
       : { expires_at: this.#now() + tokens.expires_in * 1000 };
     const stamped = { ...tokens, ...expiresAt };
     this.#run = { ...this.#run, tokens: stamped };
+    this.#remember(stamped);
     await this.#options.store.update(this.#options.serverUrl, (stored) => ({ ...stored, tokens: stamped }));
   }
 
@@ -182,6 +191,23 @@ export class GatewayOAuthProvider implements OAuthClientProvider {
         ...(replaced ? { tokens: stored.tokens } : {}),
       };
     });
+  }
+
+  /** The credentials this provider has handed out or received (tokens, client secret): never to be shown. */
+  secrets(): string[] {
+    return [...this.#known];
+  }
+
+  #remember(tokens: OAuthTokens | undefined, client?: OAuthClientInformationMixed): void {
+    const values = [tokens?.access_token, tokens?.refresh_token, tokens?.id_token, client?.client_secret];
+    for (const value of values) {
+      if (!value) continue;
+      this.#known.delete(value);
+      this.#known.add(value);
+    }
+    // Refreshes add two a time: keep the recent ones (an old token is as likely to be echoed as a new one
+    // only for a short while after its replacement).
+    for (const old of this.#known) if (this.#known.size > KNOWN_SECRETS) this.#known.delete(old);
   }
 
   async #read(): Promise<StoredAuth> {
