@@ -17,7 +17,7 @@ import {
 } from "../../../lib/mcp/sdk_client.ts";
 import type { RemoteTransport } from "../types.ts";
 import { NeedsAuthError } from "./needs_auth.ts";
-import type { StoredAuth, StoredTokens, TokenStore } from "./token_store.ts";
+import type { StoredAuth, StoredTokens, TokenOwner, TokenStore } from "./token_store.ts";
 
 /** An access token this close to its expiry is refreshed before use. */
 export const REFRESH_MARGIN_MS = 60_000;
@@ -35,9 +35,11 @@ export interface InteractiveStep {
 
 /** What a provider is built from. */
 export interface ProviderOptions {
-  /** The config name, for messages. */
+  /** The config name: for messages, and with the config file and URL, whose tokens these are. */
   server: string;
   serverUrl: string;
+  /** The config file the entry is written in (absolute). */
+  configFile?: string;
   store: TokenStore;
   oauth: RemoteTransport["oauth"];
   interactive?: InteractiveStep;
@@ -64,9 +66,16 @@ export class GatewayOAuthProvider implements OAuthClientProvider {
   /** The tokens last handed to the SDK or saved: what the gateway's redaction must know. */
   #known = new Set<string>();
 
+  readonly #owner: TokenOwner;
+
   constructor(options: ProviderOptions) {
     this.#options = options;
     this.#now = options.now ?? Date.now;
+    this.#owner = {
+      ...(options.configFile === undefined ? {} : { configFile: options.configFile }),
+      server: options.server,
+      url: options.serverUrl,
+    };
   }
 
   get redirectUrl(): string {
@@ -110,7 +119,7 @@ export class GatewayOAuthProvider implements OAuthClientProvider {
   async saveClientInformation(client: OAuthClientInformationMixed): Promise<void> {
     this.#run = { ...this.#run, client };
     this.#remember(undefined, client);
-    await this.#options.store.update(this.#options.serverUrl, (stored) => ({ ...stored, client }));
+    await this.#options.store.update(this.#owner, (stored) => ({ ...stored, client }));
   }
 
   async tokens(): Promise<OAuthTokens | undefined> {
@@ -131,7 +140,7 @@ export class GatewayOAuthProvider implements OAuthClientProvider {
     const stamped = { ...tokens, ...expiresAt };
     this.#run = { ...this.#run, tokens: stamped };
     this.#remember(stamped);
-    await this.#options.store.update(this.#options.serverUrl, (stored) => ({ ...stored, tokens: stamped }));
+    await this.#options.store.update(this.#owner, (stored) => ({ ...stored, tokens: stamped }));
   }
 
   /** Trades the refresh token for new tokens now (calls in parallel share one refresh). */
@@ -179,7 +188,7 @@ export class GatewayOAuthProvider implements OAuthClientProvider {
       : scope === "client"
       ? { tokens: this.#run.tokens }
       : {};
-    await this.#options.store.update(this.#options.serverUrl, (stored) => {
+    await this.#options.store.update(this.#owner, (stored) => {
       // Another gateway (another editor window) may have refreshed meanwhile: keep tokens we did not use.
       const replaced = scope === "tokens" && stored.tokens?.refresh_token !== this.#handedRefresh;
       return {
@@ -211,7 +220,7 @@ export class GatewayOAuthProvider implements OAuthClientProvider {
   }
 
   async #read(): Promise<StoredAuth> {
-    return this.#options.interactive ? this.#run : await this.#options.store.read(this.#options.serverUrl);
+    return this.#options.interactive ? this.#run : await this.#options.store.read(this.#owner);
   }
 
   #expiring(tokens: StoredTokens): boolean {
