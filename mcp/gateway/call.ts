@@ -15,6 +15,8 @@ export interface CallTarget {
   signal?: AbortSignal;
   /** When set, downstream progress is requested and each notification handed here, in order. */
   onProgress?: (update: ProgressUpdate) => void;
+  /** Makes a downstream error message showable: an excerpt, secrets redacted (redact.ts failureText). */
+  shape(message: string): string;
 }
 
 /**
@@ -65,20 +67,21 @@ export async function callDownstream(
       );
     }
     if (signal?.aborted) throw error;
-    throw callError(error, action);
+    throw callError(error, action, target.shape);
   } finally {
     clearTimeout(ceiling);
     signal?.removeEventListener("abort", forward);
   }
 }
 
-function callError(error: unknown, action: string): ToolError {
+function callError(error: unknown, action: string, shape: (message: string) => string): ToolError {
   // A ToolError from below (a remote server that needs authorising) already names the server and the fix.
   if (error instanceof ToolError) return error;
   if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
     return new ToolError("unavailable", `${action}: the server exited mid-call; the next call restarts it`);
   }
-  const message = error instanceof Error ? error.message : String(error);
+  // The server's words (a JSON-RPC error, an HTTP error page): an excerpt, its secrets redacted.
+  const message = shape(error instanceof Error ? error.message : String(error));
   if (error instanceof McpError && error.code === ErrorCode.InvalidParams) {
     return new ToolError("invalid_argument", `${action}: ${message}`);
   }

@@ -42,7 +42,14 @@ export interface ServerIdentity {
   name: string;
   elicitation?: ElicitationRule[];
   origin?: RequestId;
+  /**
+   * Takes the server's secrets out of what it sends upstream: a log message (`log`, redacted as a failure
+   * text) or a question (`request`: elicitation, sampling).
+   */
+  redact?: <T>(value: T, kind: "log" | "request") => T;
 }
+
+const asIs = <T>(value: T): T => value;
 
 /** The answers every downstream client gives; set by the upstream side once it exists. */
 export class ClientSide {
@@ -88,21 +95,23 @@ export class ClientSide {
     if (declared.elicitation) {
       client.setRequestHandler(ElicitRequestSchema, (request, extra) => {
         const hooked = answerByRule(server().elicitation ?? [], request.params.message);
+        const redact = server().redact ?? asIs;
         return hooked
           ? Promise.resolve(hooked as ElicitResult)
-          : this.#asker.elicit(request.params, context(extra.signal));
+          : this.#asker.elicit(redact(request.params, "request"), context(extra.signal));
       });
     }
     if (declared.sampling) {
       client.setRequestHandler(
         CreateMessageRequestSchema,
-        (request, extra) => this.#asker.sample(request.params, context(extra.signal)),
+        (request, extra) =>
+          this.#asker.sample((server().redact ?? asIs)(request.params, "request"), context(extra.signal)),
       );
     }
     client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
-      const { name, origin } = server();
-      const { logger } = notification.params;
-      const message = { ...notification.params, logger: logger ? `${name}/${logger}` : name };
+      const { name, origin, redact = asIs } = server();
+      const params = redact(notification.params, "log");
+      const message = { ...params, logger: params.logger ? `${name}/${params.logger}` : name };
       for (const listener of this.#logListeners) listener(message, origin);
     });
   }

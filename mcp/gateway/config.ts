@@ -63,7 +63,12 @@ export function parseConfig(
     throw configError(at(place, "mcpServers"), 'missing: the config lists its servers under "mcpServers"');
   }
   const absolute = resolve(file);
-  const context = { env, baseDir: dirname(absolute), builtins: options.builtins ?? BUILTIN_SERVERS };
+  const context = {
+    env,
+    baseDir: dirname(absolute),
+    file: absolute,
+    builtins: options.builtins ?? BUILTIN_SERVERS,
+  };
   const serversPlace = at(place, "mcpServers");
   const servers = Object.entries(expectObject(serversPlace, root.mcpServers))
     .map(([name, value]) => parseEntry({ name, value, place: at(serversPlace, name) }, context));

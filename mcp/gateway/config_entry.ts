@@ -47,6 +47,8 @@ export interface EntryContext {
   env: Record<string, string | undefined>;
   /** The config file's folder, against which a relative `cwd` resolves. */
   baseDir: string;
+  /** The config file, absolute: part of a remote entry's OAuth identity. */
+  file: string;
   /** The servers a `builtin` entry may name. */
   builtins: readonly string[];
 }
@@ -71,7 +73,10 @@ export function parseEntry({ name, value, place }: RawEntry, context: EntryConte
     transport: Object.hasOwn(entry, "builtin")
       ? parseBuiltin(place, entry, context.builtins)
       : Object.hasOwn(entry, "url")
-      ? parseRemote(place, entry, (where, text) => expand(where, text, expandContext))
+      ? parseRemote(place, entry, {
+        expand: (where, text) => expand(where, text, expandContext),
+        configFile: context.file,
+      })
       : parseStdio(place, entry, expandContext),
     enabled,
     connectTimeoutMs: entry.connect_timeout_s === undefined

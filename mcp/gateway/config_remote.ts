@@ -31,8 +31,15 @@ const PROTOCOLS: Record<string, RemoteTransport["protocol"]> = {
   "sse": "sse",
 };
 
-/** The entry's remote transport; throws `ConfigError` naming the key. */
-export function parseRemote(place: Place, entry: Record<string, unknown>, expand: Expand): RemoteTransport {
+/**
+ * The entry's remote transport; `configFile` is the config file's absolute path (the entry's token
+ * identity). Throws `ConfigError` naming the key.
+ */
+export function parseRemote(
+  place: Place,
+  entry: Record<string, unknown>,
+  { expand, configFile }: { expand: Expand; configFile: string },
+): RemoteTransport {
   const clash = STDIO_ONLY_KEYS.find((key) => Object.hasOwn(entry, key));
   if (clash) {
     throw configError(
@@ -57,6 +64,7 @@ export function parseRemote(place: Place, entry: Record<string, unknown>, expand
     headers: parseHeaders(at(place, "headers"), entry.headers, expand),
     protocol: parseProtocol(at(place, "type"), entry.type),
     oauth: parseOAuth(at(place, "oauth"), entry.oauth, expand),
+    configFile,
   };
 }
 

@@ -14,6 +14,8 @@ import { VERSION } from "../../lib/version.ts";
 import { bootBuiltin } from "./builtins.ts";
 import { deliverResponsesInOrder } from "./ordered_delivery.ts";
 import { connectRemote, type RemoteOptions, remoteProvider } from "./remote.ts";
+import { failureText, secretsOf } from "./redact.ts";
+import { type LogBudget, StderrLines } from "./stderr_lines.ts";
 import type { ServerConfig } from "./types.ts";
 
 /** An open connection and what the server told us about itself. */
@@ -23,6 +25,8 @@ export interface Connection {
   pid?: number;
   instructions?: string;
   tools: Tool[];
+  /** What the gateway gave the server besides its config entry's secrets (its OAuth tokens): never shown. */
+  secrets(): string[];
   /** Closes the client; a child exits (stdin EOF, then SIGTERM, then SIGKILL), a builtin runs its cleanup. */
   close(): Promise<void>;
 }
@@ -31,8 +35,10 @@ export interface Connection {
 export interface ConnectHooks {
   /** `NAME=value` added to a child's environment, by which a watchdog finds its whole tree. */
   marker?: string;
-  /** One line of the child's stderr. */
+  /** One line of the child's stderr, already cut and redacted (within a budget: stderr_lines.ts). */
   stderrLine(line: string): void;
+  /** The server's allowance of logged stderr, kept across its restarts. */
+  stderrBudget: LogBudget;
   /** What the gateway declares as this server's client (capabilities.ts). */
   capabilities: ClientCapabilities;
   /** Wires handlers (list_changed, onclose) on the client before it connects. */
@@ -67,6 +73,8 @@ export async function openConnection(config: ServerConfig, hooks: ConnectHooks):
   let builtin: McpServerHandle | undefined;
   let transport: StdioClientTransport | undefined;
   let remote: Transport | undefined;
+  let provider: ReturnType<typeof remoteProvider>;
+  const secrets = () => [...secretsOf(config), ...provider?.secrets() ?? []];
   const close = async () => {
     await client.close().catch(() => {});
     await transport?.close().catch(() => {});
@@ -91,7 +99,8 @@ export async function openConnection(config: ServerConfig, hooks: ConnectHooks):
       await client.connect(clientSide);
     } else if (spec.kind === "remote") {
       const options = hooks.remote ?? {};
-      remote = await connectRemote(client, config.name, spec, remoteProvider(config.name, spec, options));
+      provider = remoteProvider(config.name, spec, options);
+      remote = await connectRemote(client, config.name, spec, provider);
     } else {
       transport = new StdioClientTransport({
         command: spec.command,
@@ -100,12 +109,24 @@ export async function openConnection(config: ServerConfig, hooks: ConnectHooks):
         cwd: spec.cwd,
         stderr: "pipe",
       });
-      pipeLines(transport, hooks.stderrLine);
+      const lines = new StderrLines({
+        shape: (line) => failureText(line, secrets()),
+        write: hooks.stderrLine,
+        budget: hooks.stderrBudget,
+      });
+      transport.stderr?.on("data", (chunk: Uint8Array | string) => lines.push(chunk));
       await client.connect(transport);
     }
     if (client.transport) deliverResponsesInOrder(client.transport);
     const tools = await listAllTools(client);
-    return { client, pid: transport?.pid ?? undefined, instructions: client.getInstructions(), tools, close };
+    return {
+      client,
+      pid: transport?.pid ?? undefined,
+      instructions: client.getInstructions(),
+      tools,
+      secrets: () => provider?.secrets() ?? [],
+      close,
+    };
   };
   const attempt = handshake();
   try {
@@ -115,7 +136,8 @@ export async function openConnection(config: ServerConfig, hooks: ConnectHooks):
     await close();
     // A ToolError (a server that needs authorising) already says what happened and what to do.
     if (timedOut || error instanceof ToolError) throw error;
-    const message = error instanceof Error ? error.message : String(error);
+    // The server wrote this text (an HTTP error page, a crash message): the agent gets an excerpt of it.
+    const message = failureText(error instanceof Error ? error.message : String(error), secrets());
     const hint = /ENOENT/.test(message) ? "; check its command and cwd" : "";
     throw new Error(`Cannot connect to MCP server "${config.name}": ${message}${hint}`, { cause: error });
   } finally {
@@ -133,14 +155,4 @@ export async function listAllTools(client: Client): Promise<Tool[]> {
     cursor = page.nextCursor;
   } while (cursor);
   return tools;
-}
-
-function pipeLines(transport: StdioClientTransport, onLine: (line: string) => void): void {
-  let pending = "";
-  transport.stderr?.on("data", (chunk: Uint8Array | string) => {
-    pending += typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk);
-    const lines = pending.split("\n");
-    pending = lines.pop() ?? "";
-    for (const line of lines) if (line.trim()) onLine(line);
-  });
 }

@@ -29,10 +29,12 @@ import { endpointKey } from "./endpoint.ts";
 import { breakerOpen, DEFAULT_RETRY, retryDelayMs, type RetryOptions } from "./retry_policy.ts";
 import { buildCatalog, type Route } from "./catalog.ts";
 import type { CatalogTool, ServerConfig, ServerStatus } from "./types.ts";
+import { LogBudget } from "./stderr_lines.ts";
 import { GroupWatchdog } from "../../lib/process/watchdog.ts";
 import { planReload, type ReloadReport } from "./reload.ts";
 import { defaultRemoteOptions, type RemoteOptions } from "./remote.ts";
 import { NeedsAuthError } from "./oauth/needs_auth.ts";
+import { boundedReason, failureText, redactData, redactDiagnostic, secretsOf } from "./redact.ts";
 
 export type { ReloadReport } from "./reload.ts";
 
@@ -85,6 +87,8 @@ interface Link {
   inflight: Set<Promise<unknown>>;
   /** The upstream requests of those calls, oldest first. */
   origins: { id: RequestId }[];
+  /** How much of its stderr the log still takes: shared by its restarts, so a crash loop cannot flood it. */
+  stderrBudget: LogBudget;
 }
 
 /**
@@ -253,6 +257,7 @@ export class Downstreams implements AsyncDisposable {
     }
     const { config, link, tool } = route;
     const connection = await this.#ensureUp(link, qualifiedName);
+    const secrets = this.#secrets(link, connection);
     const own = config.toolTimeoutsMs && Object.hasOwn(config.toolTimeoutsMs, tool.name)
       ? config.toolTimeoutsMs[tool.name]
       : undefined;
@@ -266,13 +271,15 @@ export class Downstreams implements AsyncDisposable {
         ceilingMs: this.#deps.callCeilingMs,
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+        shape: (message) => failureText(message, secrets),
       }),
     ).catch((error) => {
       if (error instanceof NeedsAuthError) this.#lostAuth(link, connection, error);
       throw error;
     });
     link.failures = 0;
-    return result;
+    // A server may echo what the gateway gave it (a header, an env value, a token) into its result.
+    return redactData(result, this.#secrets(link, connection));
   }
 
   /** Closes every connection: children exit, builtins run their cleanup. */
@@ -334,6 +341,7 @@ export class Downstreams implements AsyncDisposable {
       closing: false,
       inflight: new Set(),
       origins: [],
+      stderrBudget: new LogBudget(this.#deps.now),
     };
   }
 
@@ -384,6 +392,7 @@ export class Downstreams implements AsyncDisposable {
         marker: this.#marker,
         capabilities: link.capabilities,
         stderrLine: (line) => this.#deps.log.info(`[${name}] ${line}`),
+        stderrBudget: link.stderrBudget,
         prepare: (client) => this.#watch(client, link),
         remote: this.#deps.remote,
       });
@@ -397,12 +406,17 @@ export class Downstreams implements AsyncDisposable {
       link.state = "up";
       link.reason = undefined;
       link.needsAuth = false;
-      link.tools = connection.tools;
-      link.instructions = connection.instructions;
+      const secrets = this.#secrets(link, connection);
+      link.tools = redactData(connection.tools, secrets);
+      link.instructions = redactData(connection.instructions, secrets);
       this.#rebuild();
     } catch (error) {
       link.state = "down";
-      link.reason = error instanceof Error ? error.message : String(error);
+      // Shown to the agent (search, calls) and logged: connect.ts cut the server's part, this bounds the whole.
+      link.reason = boundedReason(
+        error instanceof Error ? error.message : String(error),
+        this.#secrets(link),
+      );
       link.needsAuth = error instanceof NeedsAuthError;
       // No backoff while it waits for the user: the first call after `gateway-mcp auth` connects.
       if (link.needsAuth) link.retryAt = 0;
@@ -414,15 +428,23 @@ export class Downstreams implements AsyncDisposable {
   #watch(client: Client, link: Link): void {
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       try {
-        link.tools = await listAllTools(client);
+        link.tools = redactData(await listAllTools(client), this.#secrets(link, link.connection));
         this.#rebuild();
       } catch (error) {
-        this.#deps.log.error(`Cannot re-list the tools of MCP server "${link.configs[0].name}"`, error);
+        const why = failureText(error instanceof Error ? error.message : String(error), this.#secrets(link));
+        this.#deps.log.error(`Cannot re-list the tools of MCP server "${link.configs[0].name}": ${why}`);
       }
     });
     this.clientSide.wire(
       client,
-      () => ({ ...link.configs[0], ...(link.origins.length ? { origin: link.origins[0].id } : {}) }),
+      () => ({
+        ...link.configs[0],
+        ...(link.origins.length ? { origin: link.origins[0].id } : {}),
+        redact: (value, kind) => {
+          const secrets = this.#secrets(link, link.connection);
+          return kind === "log" ? redactDiagnostic(value, secrets) : redactData(value, secrets);
+        },
+      }),
       link.capabilities,
     );
     client.onclose = () => {
@@ -438,12 +460,17 @@ export class Downstreams implements AsyncDisposable {
     };
   }
 
+  /** What the link's server must never echo back: its entries' secrets, and the connection's OAuth tokens. */
+  #secrets(link: Link, connection?: Connection): string[] {
+    return [...link.configs.flatMap(secretsOf), ...connection?.secrets() ?? []];
+  }
+
   /** A token revoked mid-session: the server is down until authorised again; the next call reconnects. */
   #lostAuth(link: Link, connection: Connection, error: NeedsAuthError): void {
     if (link.connection !== connection) return;
     link.connection = undefined;
     link.state = "down";
-    link.reason = error.message;
+    link.reason = boundedReason(error.message, this.#secrets(link, connection));
     link.needsAuth = true;
     link.retryAt = 0;
     connection.close().catch(() => {});

@@ -37,6 +37,7 @@ export function remoteProvider(
   return new GatewayOAuthProvider({
     server: name,
     serverUrl: spec.url,
+    ...(spec.configFile === undefined ? {} : { configFile: spec.configFile }),
     store: new TokenStore(options.tokenDir),
     oauth: spec.oauth,
     fetch: fetchWithHeaders(spec),

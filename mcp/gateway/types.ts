@@ -40,6 +40,11 @@ export interface RemoteTransport {
   protocol: "auto" | "http" | "sse";
   /** A client registered beforehand, for authorization servers without dynamic registration. */
   oauth: { clientId?: string; clientSecret?: string; scope?: string };
+  /**
+   * The config file the entry is written in (absolute): with the entry's name and URL, whose OAuth tokens
+   * are whose (oauth/token_store.ts).
+   */
+  configFile?: string;
 }
 
 /** A parsed config: servers in file order, and where it came from (for error messages). */

@@ -13,6 +13,7 @@ import { listAllTools } from "../connect.ts";
 import { connectRemote, remoteProvider } from "../remote.ts";
 import type { GatewayConfig, RemoteTransport } from "../types.ts";
 import { listenForRedirect } from "./loopback.ts";
+import { TokenStore } from "./token_store.ts";
 
 /** How long the command waits for the user to finish in the browser. */
 export const AUTHORIZE_WAIT_MS = 5 * 60_000;
@@ -84,6 +85,8 @@ export async function authorizeServer(options: AuthorizeOptions): Promise<Author
   }
   const tools = await tryConnect(options.name, spec, provider);
   if (tools === undefined) throw new Error(`MCP server "${options.name}" still refuses the new tokens`);
+  // What an earlier gateway kept for this URL (for whichever entry was authorised last) is replaced now.
+  await new TokenStore(options.tokenDir).removeLegacy(spec.url);
   return { authorised: true, tools };
 }
 

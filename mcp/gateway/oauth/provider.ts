@@ -17,10 +17,13 @@ import {
 } from "../../../lib/mcp/sdk_client.ts";
 import type { RemoteTransport } from "../types.ts";
 import { NeedsAuthError } from "./needs_auth.ts";
-import type { StoredAuth, StoredTokens, TokenStore } from "./token_store.ts";
+import type { StoredAuth, StoredTokens, TokenOwner, TokenStore } from "./token_store.ts";
 
 /** An access token this close to its expiry is refreshed before use. */
 export const REFRESH_MARGIN_MS = 60_000;
+
+/** How many of the credentials it handled a provider remembers for redaction. */
+const KNOWN_SECRETS = 16;
 
 /** The browser step, for `gateway-mcp auth` only. */
 export interface InteractiveStep {
@@ -32,9 +35,11 @@ export interface InteractiveStep {
 
 /** What a provider is built from. */
 export interface ProviderOptions {
-  /** The config name, for messages. */
+  /** The config name: for messages, and with the config file and URL, whose tokens these are. */
   server: string;
   serverUrl: string;
+  /** The config file the entry is written in (absolute). */
+  configFile?: string;
   store: TokenStore;
   oauth: RemoteTransport["oauth"];
   interactive?: InteractiveStep;
@@ -58,10 +63,19 @@ export class GatewayOAuthProvider implements OAuthClientProvider {
   #handedRefresh?: string;
   /** Interactive runs read this run's state only. */
   #run: StoredAuth = {};
+  /** The tokens last handed to the SDK or saved: what the gateway's redaction must know. */
+  #known = new Set<string>();
+
+  readonly #owner: TokenOwner;
 
   constructor(options: ProviderOptions) {
     this.#options = options;
     this.#now = options.now ?? Date.now;
+    this.#owner = {
+      ...(options.configFile === undefined ? {} : { configFile: options.configFile }),
+      server: options.server,
+      url: options.serverUrl,
+    };
   }
 
   get redirectUrl(): string {
@@ -96,6 +110,7 @@ export class GatewayOAuthProvider implements OAuthClientProvider {
     const { clientId, clientSecret } = this.#options.oauth;
     if (clientId) return { client_id: clientId, ...(clientSecret ? { client_secret: clientSecret } : {}) };
     const stored = (await this.#read()).client;
+    this.#remember(undefined, stored);
     // Serving with no client yet: registering one is the first step of a browser flow, not ours to start.
     if (!stored && !this.#options.interactive) throw new NeedsAuthError(this.#options.server);
     return stored;
@@ -103,7 +118,8 @@ export class GatewayOAuthProvider implements OAuthClientProvider {
 
   async saveClientInformation(client: OAuthClientInformationMixed): Promise<void> {
     this.#run = { ...this.#run, client };
-    await this.#options.store.update(this.#options.serverUrl, (stored) => ({ ...stored, client }));
+    this.#remember(undefined, client);
+    await this.#options.store.update(this.#owner, (stored) => ({ ...stored, client }));
   }
 
   async tokens(): Promise<OAuthTokens | undefined> {
@@ -113,6 +129,7 @@ export class GatewayOAuthProvider implements OAuthClientProvider {
       tokens = (await this.#read()).tokens;
     }
     this.#handedRefresh = tokens?.refresh_token;
+    this.#remember(tokens);
     return tokens;
   }
 
@@ -122,7 +139,8 @@ export class GatewayOAuthProvider implements OAuthClientProvider {
       : { expires_at: this.#now() + tokens.expires_in * 1000 };
     const stamped = { ...tokens, ...expiresAt };
     this.#run = { ...this.#run, tokens: stamped };
-    await this.#options.store.update(this.#options.serverUrl, (stored) => ({ ...stored, tokens: stamped }));
+    this.#remember(stamped);
+    await this.#options.store.update(this.#owner, (stored) => ({ ...stored, tokens: stamped }));
   }
 
   /** Trades the refresh token for new tokens now (calls in parallel share one refresh). */
@@ -170,7 +188,7 @@ export class GatewayOAuthProvider implements OAuthClientProvider {
       : scope === "client"
       ? { tokens: this.#run.tokens }
       : {};
-    await this.#options.store.update(this.#options.serverUrl, (stored) => {
+    await this.#options.store.update(this.#owner, (stored) => {
       // Another gateway (another editor window) may have refreshed meanwhile: keep tokens we did not use.
       const replaced = scope === "tokens" && stored.tokens?.refresh_token !== this.#handedRefresh;
       return {
@@ -184,8 +202,25 @@ export class GatewayOAuthProvider implements OAuthClientProvider {
     });
   }
 
+  /** The credentials this provider has handed out or received (tokens, client secret): never to be shown. */
+  secrets(): string[] {
+    return [...this.#known];
+  }
+
+  #remember(tokens: OAuthTokens | undefined, client?: OAuthClientInformationMixed): void {
+    const values = [tokens?.access_token, tokens?.refresh_token, tokens?.id_token, client?.client_secret];
+    for (const value of values) {
+      if (!value) continue;
+      this.#known.delete(value);
+      this.#known.add(value);
+    }
+    // Refreshes add two a time: keep the recent ones (an old token is as likely to be echoed as a new one
+    // only for a short while after its replacement).
+    for (const old of this.#known) if (this.#known.size > KNOWN_SECRETS) this.#known.delete(old);
+  }
+
   async #read(): Promise<StoredAuth> {
-    return this.#options.interactive ? this.#run : await this.#options.store.read(this.#options.serverUrl);
+    return this.#options.interactive ? this.#run : await this.#options.store.read(this.#owner);
   }
 
   #expiring(tokens: StoredTokens): boolean {

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { ConfigError, parseConfig } from "../../../mcp/gateway/config.ts";
 import { endpointKey } from "../../../mcp/gateway/endpoint.ts";
+import { resolve } from "node:path";
 
 const FILE = "gateway.config.json";
 
@@ -27,6 +28,7 @@ Deno.test("config: a url entry is a remote server; type is inferred, or http / s
       headers: { "X-Key": "s3" },
       protocol: "auto",
       oauth: {},
+      configFile: resolve(FILE),
     },
   );
   assert.equal(transportOf({ url: "https://a.example/sse", type: "sse" }).kind, "remote");
@@ -46,6 +48,7 @@ Deno.test("config: a url entry is a remote server; type is inferred, or http / s
       headers: {},
       protocol: "auto",
       oauth: { clientId: "abc", scope: "read" },
+      configFile: resolve(FILE),
     },
   );
 });
@@ -85,11 +88,14 @@ Deno.test("config: a remote entry refuses stdio keys, bad URLs, bad types and st
   );
 });
 
-Deno.test("config: two entries share a remote connection only with the same URL, type, headers and client", () => {
-  const key = (entry: unknown) =>
-    endpointKey(parseConfig(JSON.stringify({ mcpServers: { r: entry } }), FILE, {}).servers[0]);
+Deno.test("config: remote entries never share a connection (each has its own tokens); one entry's key is stable", () => {
+  const keys = (servers: Record<string, unknown>, file = FILE) =>
+    parseConfig(JSON.stringify({ mcpServers: servers }), file, {}).servers.map(endpointKey);
   const base = { url: "https://a.example/mcp", headers: { A: "1", B: "2" } };
-  assert.equal(key(base), key({ url: base.url, headers: { B: "2", A: "1" } }));
-  assert.notEqual(key(base), key({ ...base, headers: { A: "1" } }));
-  assert.notEqual(key(base), key({ ...base, type: "sse" }));
+  const [work, home] = keys({ work: base, home: base });
+  assert.notEqual(work, home, "two entries for one URL may be two accounts");
+  assert.equal(keys({ work: { url: base.url, headers: { B: "2", A: "1" } } })[0], work);
+  assert.notEqual(keys({ work: base }, "other.json")[0], work);
+  assert.notEqual(keys({ work: { ...base, headers: { A: "1" } } })[0], work);
+  assert.notEqual(keys({ work: { ...base, type: "sse" } })[0], work);
 });

@@ -5,6 +5,8 @@ import { TokenStore } from "../../../mcp/gateway/oauth/token_store.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
 
 const URL_A = "https://mcp.example.com/mcp";
+/** The entry the providers below serve (built with no config file). */
+const OWNER_A = { server: "a", url: URL_A };
 
 Deno.test("oauth provider: serving, it neither registers a client nor opens a browser", async () => {
   await using dir = await tempWorkspace();
@@ -53,17 +55,17 @@ Deno.test("oauth provider: expires_at is stamped; a refused grant drops only the
     expires_in: 3600,
     refresh_token: "R1",
   });
-  assert.equal((await store.read(URL_A)).tokens?.expires_at, 3_601_000);
+  assert.equal((await store.read(OWNER_A)).tokens?.expires_at, 3_601_000);
   assert.equal((await provider.tokens())?.refresh_token, "R1");
   // Another gateway process refreshed in the meantime: its tokens must survive our refused refresh.
   await store.update(
-    URL_A,
+    OWNER_A,
     (stored) => ({ ...stored, tokens: { access_token: "A2", token_type: "Bearer", refresh_token: "R2" } }),
   );
   await provider.invalidateCredentials("tokens");
-  assert.equal((await store.read(URL_A)).tokens?.refresh_token, "R2");
+  assert.equal((await store.read(OWNER_A)).tokens?.refresh_token, "R2");
   // Our own tokens refused: dropped, the client kept.
   assert.equal((await provider.tokens())?.refresh_token, "R2");
   await provider.invalidateCredentials("tokens");
-  assert.deepEqual(await store.read(URL_A), { serverUrl: URL_A, client: { client_id: "c1" } });
+  assert.deepEqual(await store.read(OWNER_A), { client: { client_id: "c1" } });
 });

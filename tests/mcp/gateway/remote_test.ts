@@ -9,7 +9,7 @@ import { parseConfig } from "../../../mcp/gateway/config.ts";
 import { Downstreams } from "../../../mcp/gateway/downstream.ts";
 import { authorizeServer } from "../../../mcp/gateway/oauth/authorize.ts";
 import { runAuthCommand } from "../../../mcp/gateway/auth_command.ts";
-import { defaultTokenDir, TokenStore } from "../../../mcp/gateway/oauth/token_store.ts";
+import { defaultTokenDir, type TokenOwner, TokenStore } from "../../../mcp/gateway/oauth/token_store.ts";
 import { frontDownstreams } from "../../../mcp/gateway/boot.ts";
 import { loadServerSdk } from "../../../lib/mcp/server.ts";
 import type { GatewayConfig } from "../../../mcp/gateway/types.ts";
@@ -26,8 +26,15 @@ import { startSseOnlyServer } from "./_remote/sse_only.ts";
 
 const quiet = { info() {}, error() {} };
 
-function configOf(servers: Record<string, unknown>): GatewayConfig {
-  return parseConfig(JSON.stringify({ mcpServers: servers }), "gateway.jsonc", {});
+function configOf(servers: Record<string, unknown>, file = "gateway.jsonc"): GatewayConfig {
+  return parseConfig(JSON.stringify({ mcpServers: servers }), file, {});
+}
+
+/** Whose tokens the entry `name` of `config` holds. */
+function ownerOf(config: GatewayConfig, name: string): TokenOwner {
+  const entry = config.servers.find((server) => server.name === name)!;
+  if (entry.transport.kind !== "remote") throw new Error(`"${name}" is not remote`);
+  return { configFile: entry.transport.configFile, server: name, url: entry.transport.url };
 }
 
 /** The "browser": fetches the authorization URL and follows its redirect to the loopback listener. */
@@ -117,13 +124,14 @@ Deno.test("remote OAuth: unauthorised → hint; auth flow stores 0600 tokens; ca
   assert.equal(lab.counts.codeExchanges, 1);
   assert.deepEqual(lab.keySeenByIssuer, [], "the configured headers never reach the authorization server");
   const store = new TokenStore(tokenDir);
-  const file = await store.fileOf(lab.mcpUrl);
+  const owner = ownerOf(config, "lab");
+  const file = await store.fileOf(owner);
   assert.ok(file.startsWith(tokenDir));
   if (!isWindows) {
     assert.equal((await Deno.stat(file)).mode! & 0o777, 0o600);
     assert.equal((await Deno.stat(tokenDir)).mode! & 0o777, 0o700);
   }
-  const stored = await store.read(lab.mcpUrl);
+  const stored = await store.read(owner);
   assert.ok(stored.tokens?.access_token && stored.tokens.refresh_token && stored.client?.client_id);
   assert.ok((stored.tokens.expires_at ?? 0) > Date.now(), "expires_at is tracked");
 
@@ -137,7 +145,7 @@ Deno.test("remote OAuth: unauthorised → hint; auth flow stores 0600 tokens; ca
 
   // 4. An access token about to expire is refreshed before it is sent (no 401 first).
   await store.update(
-    lab.mcpUrl,
+    owner,
     (current) => ({ ...current, tokens: { ...current.tokens!, expires_at: Date.now() } }),
   );
   const refusedBefore = lab.counts.refused;
@@ -204,15 +212,18 @@ Deno.test({
     await using lab = startOAuthLab();
     await using dir = await tempWorkspace();
     const configHome = dir.join("xdg");
-    const config = configOf({ lab: { url: lab.mcpUrl } });
+    const file = dir.join("gateway.jsonc");
+    await Deno.writeTextFile(file, JSON.stringify({ mcpServers: { lab: { url: lab.mcpUrl } } }));
+    const config = configOf({ lab: { url: lab.mcpUrl } }, file);
     const tokenDir = defaultTokenDir({ XDG_CONFIG_HOME: configHome, HOME: dir.path });
     assert.equal(tokenDir, `${configHome}/continue-mcp/oauth`);
     await authorizeServer({ config, name: "lab", tokenDir, open: browser, say() {} });
-    const file = dir.join("gateway.jsonc");
-    await Deno.writeTextFile(file, JSON.stringify({ mcpServers: { lab: { url: lab.mcpUrl } } }));
+    // The gateway finds the same config through a symbolic link (a dotfiles folder): the same entry.
+    const linked = dir.join("linked.jsonc");
+    await Deno.symlink(file, linked);
     await using gateway = await spawnStdio("gateway", {
       cwd: dir.path,
-      env: { MCP_GATEWAY_CONFIG: file, XDG_CONFIG_HOME: configHome },
+      env: { MCP_GATEWAY_CONFIG: linked, XDG_CONFIG_HOME: configHome },
     });
     const result = await gateway.client.callTool({
       name: "gateway_call",
@@ -261,7 +272,11 @@ Deno.test({
     assert.doesNotMatch(
       stderr,
       new RegExp(
-        (await new TokenStore(dir.join("xdg/continue-mcp/oauth")).read(lab.mcpUrl)).tokens!.access_token,
+        (await new TokenStore(dir.join("xdg/continue-mcp/oauth")).read({
+          configFile: file,
+          server: "lab",
+          url: lab.mcpUrl,
+        })).tokens!.access_token,
       ),
     );
   },

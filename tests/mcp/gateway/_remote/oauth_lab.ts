@@ -31,6 +31,8 @@ export interface OAuthLab extends AsyncDisposable {
   /** Header values of `x-lab-key` the MCP server and the authorization server received. */
   keySeenByMcp: string[];
   keySeenByIssuer: string[];
+  /** Each authorised MCP request: its `x-account` header and the access token it carried. */
+  callers: { account: string | null; token: string }[];
   /** Makes every access token issued so far invalid (refresh tokens still work). */
   expireAccessTokens(): void;
   /** Revokes every grant: access and refresh tokens alike. */
@@ -63,6 +65,7 @@ export function startOAuthLab(
   };
   const keySeenByMcp: string[] = [];
   const keySeenByIssuer: string[] = [];
+  const callers: OAuthLab["callers"] = [];
   const clients = new Map<string, string[]>();
   const codes = new Map<string, { clientId: string; redirectUri: string; challenge: string }>();
   const grants: Grant[] = [];
@@ -193,6 +196,7 @@ export function startOAuthLab(
           },
         });
       }
+      callers.push({ account: request.headers.get("x-account"), token: grant.access });
     }
     // Stateless: a fresh server and transport per request, as the SDK's stateless examples do.
     const server = new McpServer({ name: "lab", version: "1.0.0" });
@@ -221,6 +225,7 @@ export function startOAuthLab(
     counts,
     keySeenByMcp,
     keySeenByIssuer,
+    callers,
     expireAccessTokens: () => grants.forEach((grant) => grant.accessValid = false),
     revokeAll: () => grants.forEach((grant) => grant.revoked = true),
     close,

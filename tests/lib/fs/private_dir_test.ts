@@ -1,0 +1,69 @@
+import assert from "node:assert/strict";
+import { checkPrivateFile, ensurePrivateDir, NotPrivateError, ownUid } from "../../../lib/fs/private_dir.ts";
+import { isWindows } from "../../../lib/platform/mod.ts";
+import { tempWorkspace } from "../../_support/workspace.ts";
+
+const posix = { ignore: isWindows };
+
+Deno.test("ensurePrivateDir: absent is false unless created, created 0700", posix, async () => {
+  await using dir = await tempWorkspace();
+  const folder = dir.join("a", "oauth");
+  assert.equal(await ensurePrivateDir(folder, { create: false }), false);
+  assert.equal(await ensurePrivateDir(folder, { create: true }), true);
+  assert.equal((await Deno.stat(folder)).mode! & 0o777, 0o700);
+  assert.equal(await ensurePrivateDir(folder, { create: false }), true);
+});
+
+Deno.test(
+  "ensurePrivateDir: refuses a folder open to others, a link to a folder, and a file",
+  posix,
+  async () => {
+    await using dir = await tempWorkspace({ "open/": "", "private/": "", "file": "x" });
+    await Deno.chmod(dir.join("open"), 0o755);
+    await Deno.chmod(dir.join("private"), 0o700);
+    await Deno.symlink(dir.join("private"), dir.join("link"));
+    const refused = async (path: string, why: RegExp) =>
+      await assert.rejects(ensurePrivateDir(path, { create: true }), (error) => {
+        assert.ok(error instanceof NotPrivateError);
+        assert.match(error.message, why);
+        return true;
+      });
+    await refused(dir.join("open"), /has mode 755, open to other users: .*chmod 700/);
+    await refused(dir.join("link"), /is a symbolic link/);
+    await refused(dir.join("file"), /is not a folder/);
+  },
+);
+
+Deno.test(
+  "checkPrivateFile: a link is refused, never followed; a file open to others is refused",
+  posix,
+  async () => {
+    await using dir = await tempWorkspace({ "elsewhere.json": "{}", "open.json": "{}", "ok.json": "{}" });
+    await Deno.chmod(dir.join("ok.json"), 0o600);
+    await Deno.chmod(dir.join("open.json"), 0o644);
+    await Deno.symlink(dir.join("elsewhere.json"), dir.join("planted.json"));
+    assert.equal(await checkPrivateFile(dir.join("absent.json")), false);
+    assert.equal(await checkPrivateFile(dir.join("ok.json")), true);
+    await assert.rejects(
+      checkPrivateFile(dir.join("planted.json")),
+      /not a regular file \(a symbolic link\?\)/,
+    );
+    await assert.rejects(checkPrivateFile(dir.join("open.json")), /has mode 644/);
+  },
+);
+
+Deno.test({
+  name: "ensurePrivateDir: refuses a folder that belongs to another user",
+  // Giving a folder away takes root.
+  ignore: isWindows || Deno.uid() !== 0,
+  fn: async () => {
+    await using dir = await tempWorkspace({ "theirs/": "" });
+    await Deno.chmod(dir.join("theirs"), 0o700);
+    await Deno.chown(dir.join("theirs"), 65534, 65534);
+    assert.equal(await ownUid(), 0);
+    await assert.rejects(
+      ensurePrivateDir(dir.join("theirs"), { create: false }),
+      /belongs to another user \(uid 65534, not 0\)/,
+    );
+  },
+});
