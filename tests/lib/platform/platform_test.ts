@@ -53,3 +53,16 @@ Deno.test("read-only: POSIX reads the write bits; Windows leaves it to the read-
   assert.ok(!posixPaths.isReadOnly({ mode: null }));
   assert.ok(!windowsPaths.isReadOnly({ mode: null }));
 });
+
+Deno.test("lock folder: POSIX names it by uid in /tmp whatever TMPDIR or USER say; Windows by user in its temp", () => {
+  assert.equal(posixPaths.lockParent("/var/folders/x/T"), "/tmp");
+  assert.equal(posixPaths.lockFolderName(1000, "alice"), "continue-mcp-locks-1000");
+  assert.equal(posixPaths.lockFolderName(0, undefined), "continue-mcp-locks-0");
+  assert.throws(() => posixPaths.lockFolderName(null, "alice"));
+  assert.equal(
+    windowsPaths.lockParent("C:\\Users\\a\\AppData\\Local\\Temp"),
+    "C:\\Users\\a\\AppData\\Local\\Temp",
+  );
+  assert.equal(windowsPaths.lockFolderName(null, "Jane Doe"), "continue-mcp-locks-Jane_Doe");
+  assert.equal(windowsPaths.lockFolderName(null, undefined), "continue-mcp-locks-user");
+});
