@@ -36,6 +36,10 @@ export async function resolvePath(workspace: Workspace, path: string, action: st
         `${action} "${path}": it resolves outside the workspace (${roots}); use a path inside it`,
       );
     }
+    // No usable workspace root (too broad), or a folder of the path we may not enter.
+    if (error instanceof ToolError && error.code === "permission_denied") {
+      throw editError("permission_denied", error.message);
+    }
     if (error instanceof ToolError) throw editError("invalid_request", error.message);
     throw ioError(error, `${action} "${path}"`);
   }
