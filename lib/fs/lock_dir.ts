@@ -76,7 +76,9 @@ export async function openLockFile(dir: LockDir, name: string, action: string): 
     throw fileError(action, path, reasonOf(error));
   }
   const after = await file.stat();
-  const problem = after.ino !== before.ino || after.dev !== before.dev
+  // Where the OS has no inode numbers (null), a swap cannot be seen this way; only we write in the folder.
+  const known = after.ino !== null && before.ino !== null;
+  const problem = known && (after.ino !== before.ino || after.dev !== before.dev)
     ? "it was replaced while being opened"
     : owner(after, dir.uid);
   if (problem) {
