@@ -3,18 +3,20 @@
  * happens under it, so two servers (or two calls of one) never overwrite each other's changes.
  *
  * The OS lock (`Deno.FsFile.tryLock`: flock on POSIX, LockFileEx on Windows) is taken on a lock file in a
- * per-user folder of the temp dir, not next to the target: an atomic rename replaces the target's inode (a
- * lock on it would guard nothing), Windows locks are mandatory (a lock on the target would block readers),
+ * per-user folder (`/tmp/continue-mcp-locks-<uid>`, checked before use: see lock_dir.ts), not next to the
+ * target: an atomic rename replaces the target's inode (a lock on it would guard nothing), Windows locks are mandatory (a lock on the target would block readers),
  * and lock files in the user's folders would litter the repository. The path's hash picks one of
  * {@link BUCKETS} lock files, so at most that many empty files exist; two paths sharing one only wait for
  * each other briefly. The OS releases the lock when its holder dies: there are no stale locks.
  * @module
  */
-import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { ToolError } from "../mcp/errors.ts";
 import { KeyedLock } from "../sync/keyed_lock.ts";
 import { sha256Hex } from "./sha256.ts";
+import { type LockDir, openLockFile, prepareLockDir } from "./lock_dir.ts";
+
+export { defaultLockDir } from "./lock_dir.ts";
 
 /** How many lock files the paths are spread over. */
 export const BUCKETS = 256;
@@ -23,7 +25,7 @@ export const DEFAULT_LOCK_TIMEOUT_MS = 10_000;
 
 /** How {@link FileLocks} finds its lock files and how long it waits. */
 export interface FileLocksOptions {
-  /** Folder of the lock files; default `<tmp>/continue-mcp-locks-<user>`. Every process must agree on it. */
+  /** Folder of the lock files; default {@link defaultLockDir}. Every process must agree on it. */
   dir?: string;
   timeoutMs?: number;
 }
@@ -38,11 +40,13 @@ export interface LockRunOptions {
 /** Cross-process locks on file paths; within one process, runs on one path queue instead of polling. */
 export class FileLocks {
   #local = new KeyedLock();
-  #dir: string;
+  #dir: string | undefined;
+  /** The checked folder, found at the first lock; forgotten after a failure, so a fixed folder is retried. */
+  #checked: Promise<LockDir> | undefined;
   #timeoutMs: number;
 
   constructor(options: FileLocksOptions = {}) {
-    this.#dir = options.dir ?? defaultLockDir();
+    this.#dir = options.dir;
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
   }
 
@@ -88,14 +92,15 @@ export class FileLocks {
   }
 
   async #acquire(bucket: number, fallbackAction: string, options: LockRunOptions): Promise<Deno.FsFile> {
-    const lockPath = join(this.#dir, `${bucket.toString(16).padStart(2, "0")}.lock`);
+    const name = `${bucket.toString(16).padStart(2, "0")}.lock`;
+    const action = options.action ?? fallbackAction;
     const deadline = performance.now() + this.#timeoutMs;
     let pause = 1;
     while (true) {
-      const file = await openLockFile(lockPath, this.#dir, options.action);
+      const { file, path } = await this.#open(name, action);
       try {
         // A temp cleaner may delete a lock file while it is held: a lock on a deleted file guards nothing.
-        if (await file.tryLock(true) && await isStillThere(file, lockPath)) return file;
+        if (await file.tryLock(true) && await isStillThere(file, path)) return file;
       } catch (error) {
         file.close();
         throw error;
@@ -103,7 +108,6 @@ export class FileLocks {
       file.close();
       options.signal?.throwIfAborted();
       if (performance.now() > deadline) {
-        const action = options.action ?? fallbackAction;
         throw new ToolError(
           "timeout",
           `${action}: another process has held the file's lock for ${this.#timeoutMs / 1000} s; ` +
@@ -114,12 +118,30 @@ export class FileLocks {
       pause = Math.min(pause * 2, 25);
     }
   }
-}
 
-/** `<tmp>/continue-mcp-locks-<user>`: per user, so two accounts never share (or block) lock files. */
-export function defaultLockDir(): string {
-  const user = Deno.env.get("USER") ?? Deno.env.get("USERNAME") ?? Deno.env.get("LOGNAME") ?? "user";
-  return join(tmpdir(), `continue-mcp-locks-${user.replace(/[^A-Za-z0-9_.-]/g, "_")}`);
+  /** Opens lock file `name`; a folder that vanished (a temp cleaner) is made and checked again, once. */
+  async #open(name: string, action: string): Promise<{ file: Deno.FsFile; path: string }> {
+    for (let attempt = 0;; attempt++) {
+      const dir = await this.#folder(action);
+      try {
+        return { file: await openLockFile(dir, name, action), path: join(dir.path, name) };
+      } catch (error) {
+        if (!(error instanceof Deno.errors.NotFound) || attempt > 0) throw lockError(error, dir.path, action);
+        this.#checked = undefined;
+      }
+    }
+  }
+
+  #folder(action: string): Promise<LockDir> {
+    if (!this.#checked) {
+      const checked = prepareLockDir(this.#dir, action);
+      this.#checked = checked;
+      checked.catch(() => {
+        if (this.#checked === checked) this.#checked = undefined;
+      });
+    }
+    return this.#checked;
+  }
 }
 
 /** Which of the {@link BUCKETS} lock files guards `key`. */
@@ -137,33 +159,15 @@ async function lockKey(path: string): Promise<string> {
   }
 }
 
-async function openLockFile(lockPath: string, dir: string, action = "Cannot write"): Promise<Deno.FsFile> {
-  const open = () => Deno.open(lockPath, { read: true, write: true, create: true, mode: 0o600 });
-  try {
-    return await open();
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw lockError(error, lockPath, action);
-  }
-  try {
-    await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
-    return await open();
-  } catch (error) {
-    throw lockError(error, lockPath, action);
-  }
-}
-
 async function isStillThere(file: Deno.FsFile, lockPath: string): Promise<boolean> {
   const held = await file.stat();
   if (held.ino === null) return true; // No inode numbers here (Windows): an open file cannot be deleted there.
-  const current = await Deno.stat(lockPath).catch(() => null);
+  const current = await Deno.lstat(lockPath).catch(() => null);
   return current !== null && current.ino === held.ino && current.dev === held.dev;
 }
 
-function lockError(error: unknown, lockPath: string, action: string): ToolError {
+function lockError(error: unknown, dir: string, action: string): ToolError {
+  if (error instanceof ToolError) return error;
   const reason = error instanceof Error ? error.message : String(error);
-  return new ToolError(
-    "unavailable",
-    `${action}: cannot open the lock file "${lockPath}" (${reason}); ` +
-      `make the temp folder writable or set TMPDIR`,
-  );
+  return new ToolError("unavailable", `${action}: cannot open a lock file in "${dir}" (${reason})`);
 }

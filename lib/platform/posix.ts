@@ -34,6 +34,23 @@ export const posixPaths = {
   isReadOnly(info: { mode: number | null }): boolean {
     return info.mode !== null && (info.mode & 0o222) === 0;
   },
+  /**
+   * Why `root` (absolute, real) is too broad for a workspace root, or null: the whole file system, a home
+   * folder of `homes`, or a folder holding one (`/home`), since a root there exposes every secret under it.
+   */
+  tooBroadRoot(root: string, homes: readonly string[]): string | null {
+    if (path.dirname(root) === root) return "is the whole file system";
+    return homeBreadth(root, homes, posixPaths.isInside);
+  },
+  /** Where the lock folder lives: a fixed `/tmp`, never TMPDIR, which differs between processes of one user. */
+  lockParent(_tmp: string): string {
+    return "/tmp";
+  },
+  /** The lock folder's name: by uid, since USER may be unset or differ between processes of one user. */
+  lockFolderName(uid: number | null, _user: string | undefined): string {
+    if (uid === null) throw new Error("no uid to name the lock folder by");
+    return `continue-mcp-locks-${uid}`;
+  },
   /** Suffix of executables. */
   exeSuffix: "",
   /** Signals that ask a server to shut down. */
@@ -109,6 +126,19 @@ export const posixProcess = {
     return [POSIX_SH, "-c", WATCHDOG_SCRIPT, "shell-mcp-watchdog", markerPattern];
   },
 };
+
+/** Why `root` is too broad because of a home folder in `homes`, or null (shared by both OS rule sets). */
+export function homeBreadth(
+  root: string,
+  homes: readonly string[],
+  isInside: (child: string, parent: string) => boolean,
+): string | null {
+  for (const home of homes) {
+    if (!isInside(home, root)) continue;
+    return isInside(root, home) ? "is your home folder" : "holds your home folder";
+  }
+  return null;
+}
 
 /** Every POSIX system has it; the job's parent and the watchdog need nothing more. */
 const POSIX_SH = "/bin/sh";

@@ -1,6 +1,12 @@
 /** Windows path and process rules as pure functions, testable on any OS. */
 import { win32 as path } from "node:path";
-import { type ShellArgvOptions, type ShellInvocation, shellName, type ShellScriptFile } from "./posix.ts";
+import {
+  homeBreadth,
+  type ShellArgvOptions,
+  type ShellInvocation,
+  shellName,
+  type ShellScriptFile,
+} from "./posix.ts";
 import { powershellFileInvocation, powershellInvocation, powershellScriptFile } from "./powershell.ts";
 
 /** The path rules of Windows: drive letters, UNC shares, case-insensitive names, `\` separators. */
@@ -36,7 +42,25 @@ export const windowsPaths = {
     const base = path.split(/[\\/]/).pop() ?? "";
     return /^(con|prn|aux|nul|conin\$|conout\$|com[0-9¹²³]|lpt[0-9¹²³])(\.[^.]*)?[. ]*$/i.test(base);
   },
-  /** Suffix of executables. */
+  /**
+   * Why `root` (absolute, real) is too broad for a workspace root, or null: a drive (`C:\`), a network
+   * share's root, a home folder of `homes` or a folder holding one (`C:\Users`).
+   */
+  tooBroadRoot(root: string, homes: readonly string[]): string | null {
+    const top = path.parse(root).root;
+    if (path.relative(top.toLowerCase(), root.toLowerCase()) === "") {
+      return top.startsWith("\\\\") ? "is a whole network share" : "is a whole drive";
+    }
+    return homeBreadth(root, homes, windowsPaths.isInside);
+  },
+  /** Where the lock folder lives: the per-user temp folder, under the profile and ACL'd to its user. */
+  lockParent(tmp: string): string {
+    return tmp;
+  },
+  /** The lock folder's name: Windows has no uid; the temp folder is per user already. */
+  lockFolderName(_uid: number | null, user: string | undefined): string {
+    return `continue-mcp-locks-${(user || "user").replace(/[^A-Za-z0-9_.-]/g, "_")}`;
+  },
   /**
    * Deno reports no mode here (`mode` is null); the read-only attribute refuses writes for every user,
    * administrators included, so opening the file for writing is the check.
@@ -44,6 +68,7 @@ export const windowsPaths = {
   isReadOnly(_info: { mode: number | null }): boolean {
     return false;
   },
+  /** Suffix of executables. */
   exeSuffix: ".exe",
   /** Signals that ask a server to shut down (Windows has no SIGTERM listener). */
   shutdownSignals: ["SIGINT", "SIGBREAK"] as Deno.Signal[],

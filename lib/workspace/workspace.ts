@@ -1,14 +1,18 @@
 /**
  * Which folders the tools work in, and the containment check every path goes through.
- * Precedence: `MCP_WORKSPACE` (a path list, first is primary) → the client's MCP roots → the cwd.
+ * Precedence: `MCP_WORKSPACE` (a path list, first is primary) → the client's MCP roots → the cwd. A root
+ * that is too broad (`/`, a drive, the home folder or above) is dropped from any of them (broad_roots.ts).
  * @module
  */
 import { ToolError } from "../mcp/errors.ts";
 import { platform, toSlashes } from "../platform/mod.ts";
-import { hasRawBytes, pathFromArgument, showPath } from "./path_text.ts";
+import { showPath } from "./path_text.ts";
+import { checkedPath } from "./path_argument.ts";
 import { realResolve } from "./resolve.ts";
 import { fromPathForm } from "./path_forms.ts";
 import { isPathError, pathError, quotablePath } from "./path_error.ts";
+import { noRootError, type RefusedRoot, screenRoots } from "./broad_roots.ts";
+import { homeFolders } from "./homes.ts";
 
 /** Where the workspace roots came from. */
 export type RootSource = "env" | "roots" | "cwd";
@@ -20,26 +24,39 @@ export interface WorkspaceOptions {
   /** Value of `MCP_ALLOW_DIRS`: extra folders paths may point into. */
   allowDirsEnv?: string;
   cwd: string;
+  /** Home folders (real paths): no root may be one or hold one. Default: `HOME` and `USERPROFILE`. */
+  homes?: readonly string[];
 }
 
 /** The workspace roots of one server, possibly replaced later by the client's roots. */
 export class Workspace {
   #roots: string[];
+  /** The roots of the current source that were too broad: what the error names when none is left. */
+  #refused: RefusedRoot[];
   #source: RootSource;
   #extra: string[];
   #cwd: string;
+  #homes: readonly string[];
   #pending: Promise<void> = Promise.resolve();
 
   constructor(options: WorkspaceOptions) {
+    this.#homes = options.homes ??
+      homeFolders({ HOME: Deno.env.get("HOME"), USERPROFILE: Deno.env.get("USERPROFILE") });
     this.#cwd = canonical(options.cwd);
     const fromEnv = splitList(options.workspaceEnv).map((root) =>
       canonical(platform.path.resolve(this.#cwd, root))
     );
-    this.#roots = fromEnv.length ? fromEnv : [this.#cwd];
+    // A refused MCP_WORKSPACE leaves no root rather than the cwd: the user named the workspace.
+    const { kept, refused } = fromEnv.length
+      ? screenRoots(fromEnv, this.#homes, "MCP_WORKSPACE")
+      : this.#cwdRoots();
+    this.#roots = kept;
+    this.#refused = refused;
     this.#source = fromEnv.length ? "env" : "cwd";
-    this.#extra = splitList(options.allowDirsEnv).map((dir) =>
+    const allowed = splitList(options.allowDirsEnv).map((dir) =>
       canonical(platform.path.resolve(this.#cwd, dir))
     );
+    this.#extra = screenRoots(allowed, this.#homes, "MCP_ALLOW_DIRS").kept;
   }
 
   /** A workspace from `MCP_WORKSPACE`, `MCP_ALLOW_DIRS` and the process cwd. */
@@ -51,12 +68,13 @@ export class Workspace {
     });
   }
 
-  /** The primary root: relative paths resolve against it. */
+  /** The primary root: relative paths resolve against it. Throws `permission_denied` when none is usable. */
   get primary(): string {
+    if (!this.#roots.length) throw noRootError("Cannot use the workspace", this.#refused);
     return this.#roots[0];
   }
 
-  /** All workspace roots, primary first. */
+  /** All usable workspace roots, primary first (empty when every root was too broad). */
   get roots(): readonly string[] {
     return this.#roots;
   }
@@ -85,7 +103,12 @@ export class Workspace {
           return [];
         }
       });
-      this.#roots = roots.length ? roots : [this.#cwd];
+      // Roots the client declared but all too broad leave none: the cwd is not what the client asked for.
+      const { kept, refused } = roots.length
+        ? screenRoots(roots, this.#homes, "the client's roots")
+        : this.#cwdRoots();
+      this.#roots = kept;
+      this.#refused = refused;
       this.#source = roots.length ? "roots" : "cwd";
     }, () => {
       // A client that fails roots/list keeps the roots we had.
@@ -141,8 +164,13 @@ export class Workspace {
   }
 
   #absolute(path: string): string {
+    if (!this.#roots.length) throw noRootError(`Cannot use "${quotablePath(path)}"`, this.#refused);
     const plain = fromPathForm(path);
     return platform.path.resolve(this.primary, plain === "" ? "." : plain);
+  }
+
+  #cwdRoots(): { kept: string[]; refused: RefusedRoot[] } {
+    return screenRoots([this.#cwd], this.#homes, "the working directory");
   }
 
   /** Whether a real absolute path lies in a root or an allowed folder. */
@@ -163,28 +191,6 @@ export class Workspace {
     if (!platform.isInside(real, this.primary)) return toSlashes(real);
     return toSlashes(platform.path.relative(this.primary, real)) || ".";
   }
-}
-
-/** The path a tool argument names, refused when no file can have that name. */
-function checkedPath(shown: string): string {
-  // The one place a quoted, escaped name (`"a\nb.txt"`, as tools show odd names) is turned back into one.
-  const path = pathFromArgument(shown);
-  if (hasRawBytes(path)) {
-    throw new ToolError(
-      "invalid_argument",
-      `Cannot use ${shown}: its name is not valid UTF-8, which this server cannot open; rename it (e.g. in a shell)`,
-    );
-  }
-  if (path.includes("\0")) {
-    throw new ToolError(
-      "invalid_argument",
-      `Cannot use path ${JSON.stringify(path)}: it contains a NUL byte`,
-    );
-  }
-  if (platform.isDevicePath(path)) {
-    throw new ToolError("invalid_argument", `Cannot use "${path}": it names a device, not a file`);
-  }
-  return path;
 }
 
 function splitList(value: string | undefined): string[] {

@@ -10,7 +10,7 @@ import { atomicWrite } from "../../lib/fs/atomic_write.ts";
 import { platform } from "../../lib/platform/mod.ts";
 import { formatCount } from "../../lib/text/format.ts";
 import { editError } from "./errors.ts";
-import { similarNames } from "./suggest.ts";
+import { visibleSimilarNames } from "./suggest.ts";
 
 /** A resolved path: its real location and how it is shown. */
 export interface ResolvedPath {
@@ -35,6 +35,10 @@ export async function resolvePath(workspace: Workspace, path: string, action: st
         "outside_workspace",
         `${action} "${path}": it resolves outside the workspace (${roots}); use a path inside it`,
       );
+    }
+    // No usable workspace root (too broad), or a folder of the path we may not enter.
+    if (error instanceof ToolError && error.code === "permission_denied") {
+      throw editError("permission_denied", error.message);
     }
     if (error instanceof ToolError) throw editError("invalid_request", error.message);
     throw ioError(error, `${action} "${path}"`);
@@ -63,13 +67,7 @@ export async function statTarget(path: ResolvedPath, action: string): Promise<Ta
 
 /** The `not_found` error for a missing file, with similar names from its folder. */
 export async function notFoundError(target: Target, action: string, hint: string): Promise<ToolError> {
-  const names: string[] = [];
-  try {
-    for await (const entry of Deno.readDir(dirname(target.real))) names.push(entry.name);
-  } catch {
-    // No folder, no suggestions.
-  }
-  const similar = similarNames(basename(target.real), names);
+  const similar = await visibleSimilarNames(dirname(target.real), basename(target.real));
   const folder = dirname(target.display);
   const shown = similar.map((name) => `"${folder === "." ? name : `${folder}/${name}`}"`);
   const suggestion = shown.length ? `; did you mean ${shown.join(" or ")}?` : "";

@@ -15,6 +15,7 @@ import { capText } from "../../lib/text/cap.ts";
 import { formatCount } from "../../lib/text/format.ts";
 import type { FsDeps } from "./deps.ts";
 import { resolveExisting } from "./resolve.ts";
+import { COLLAPSED } from "./visible.ts";
 import { addFile, layoutTree, newFolder, plural, renderLines, type TreeFolder } from "./tree.ts";
 
 /** What to list. */
@@ -25,9 +26,6 @@ export interface ListRequest {
   hidden: boolean;
   all: boolean;
 }
-
-/** Generated folders shown as one line with their entry count, never descended. */
-export const COLLAPSED = ["node_modules", ".git", ".hg", ".svn", "__pycache__", ".venv"];
 
 const MAX_LINES = 2000;
 const COLLAPSED_COUNT_CAP = 10_000;

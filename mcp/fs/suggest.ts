@@ -1,6 +1,7 @@
 /**
  * "Did you mean": existing paths close to one that does not exist. The commonest agent mistake is a
  * slightly wrong path: a typo, a wrong extension, a wrong folder level, or the right name in another folder.
+ * Only paths fs_list would show are named (visible.ts): a hint must not reveal a gitignored or hidden file.
  * @module
  */
 import { editDistance } from "../../lib/text/distance.ts";
@@ -8,16 +9,20 @@ import { platform } from "../../lib/platform/mod.ts";
 import type { Ripgrep } from "../../lib/ripgrep/locate.ts";
 import { listFiles } from "../../lib/ripgrep/files.ts";
 import { insideGitRepo } from "../../lib/ripgrep/ignore_rules.ts";
+import { visibleUnder } from "./visible.ts";
 
 /** Where to look. */
 export interface SuggestOptions {
   /** Folder the workspace is rooted at: the same-name search runs there. */
   root: string;
-  /** ripgrep for the same-name search anywhere in the workspace; skipped when null. */
+  /** ripgrep, which decides what is visible; without it nothing is suggested. */
   rg?: Ripgrep | null;
   max?: number;
   signal?: AbortSignal;
 }
+
+/** Close names checked for visibility; the closest visible ones are kept. */
+const MAX_CLOSE = 10;
 
 /** Up to `max` (default 3) real paths of existing files or folders that look like `missing`. */
 export async function similarPaths(missing: string, options: SuggestOptions): Promise<string[]> {
@@ -30,13 +35,20 @@ export async function similarPaths(missing: string, options: SuggestOptions): Pr
     rest = [path.basename(parent), ...rest];
     parent = path.dirname(parent);
   }
-  const found: string[] = [];
+  if (!options.rg) return [];
+  const close: string[] = [];
   for (const name of await closeNames(parent, rest[0])) {
-    const candidate = path.join(parent, name, ...rest.slice(1));
-    if (await exists(candidate)) found.push(candidate);
-    if (found.length >= max) return found;
+    const candidate = [name, ...rest.slice(1)].join("/");
+    if (await exists(path.join(parent, candidate))) close.push(candidate);
+    if (close.length >= MAX_CLOSE) break;
   }
-  if (options.rg && platform.isInside(missing, options.root)) {
+  const visible = close.length ? await visibleUnder(options.rg, parent, close, options.signal) : new Set();
+  const found = close.filter((candidate) => visible.has(candidate)).slice(0, max).map((candidate) =>
+    path.join(parent, candidate)
+  );
+  if (found.length >= max) return found;
+  if (platform.isInside(missing, options.root)) {
+    // ripgrep's listing of the root: ignored and hidden files are not in it.
     for (const hit of await sameNameAnywhere(options.rg, options.root, path.basename(missing), options)) {
       if (!found.includes(hit)) found.push(hit);
       if (found.length >= max) break;

@@ -112,14 +112,3 @@ export async function followNotesLink(link: string): Promise<string> {
 function samePath(a: string, b: string): boolean {
   return platform.isInside(a, b) && platform.isInside(b, a);
 }
-
-/** The real paths of `HOME` and `USERPROFILE` (whichever are set) from an environment map. */
-export function homeFolders(env: Record<string, string | undefined>): string[] {
-  return [env.HOME, env.USERPROFILE].filter((home): home is string => !!home).map((home) => {
-    try {
-      return platform.normalizeReal(Deno.realPathSync(home));
-    } catch {
-      return platform.path.resolve(home);
-    }
-  });
-}

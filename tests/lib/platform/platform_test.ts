@@ -53,3 +53,41 @@ Deno.test("read-only: POSIX reads the write bits; Windows leaves it to the read-
   assert.ok(!posixPaths.isReadOnly({ mode: null }));
   assert.ok(!windowsPaths.isReadOnly({ mode: null }));
 });
+
+Deno.test("lock folder: POSIX names it by uid in /tmp whatever TMPDIR or USER say; Windows by user in its temp", () => {
+  assert.equal(posixPaths.lockParent("/var/folders/x/T"), "/tmp");
+  assert.equal(posixPaths.lockFolderName(1000, "alice"), "continue-mcp-locks-1000");
+  assert.equal(posixPaths.lockFolderName(0, undefined), "continue-mcp-locks-0");
+  assert.throws(() => posixPaths.lockFolderName(null, "alice"));
+  assert.equal(
+    windowsPaths.lockParent("C:\\Users\\a\\AppData\\Local\\Temp"),
+    "C:\\Users\\a\\AppData\\Local\\Temp",
+  );
+  assert.equal(windowsPaths.lockFolderName(null, "Jane Doe"), "continue-mcp-locks-Jane_Doe");
+  assert.equal(windowsPaths.lockFolderName(null, undefined), "continue-mcp-locks-user");
+});
+
+Deno.test("tooBroadRoot (POSIX): the file system root, the home folder and a folder holding it", () => {
+  const homes = ["/home/me"];
+  assert.equal(posixPaths.tooBroadRoot("/", homes), "is the whole file system");
+  assert.equal(posixPaths.tooBroadRoot("/", []), "is the whole file system");
+  assert.equal(posixPaths.tooBroadRoot("/home/me", homes), "is your home folder");
+  assert.equal(posixPaths.tooBroadRoot("/home", homes), "holds your home folder");
+  assert.equal(posixPaths.tooBroadRoot("/home/me/project", homes), null);
+  assert.equal(posixPaths.tooBroadRoot("/home/me2", homes), null);
+  assert.equal(posixPaths.tooBroadRoot("/srv/app", homes), null);
+  assert.equal(posixPaths.tooBroadRoot("/tmp", []), null);
+});
+
+Deno.test("tooBroadRoot (Windows): drive and share roots, the profile folder and C:\\Users, any case", () => {
+  const homes = ["C:\\Users\\me"];
+  assert.equal(windowsPaths.tooBroadRoot("C:\\", homes), "is a whole drive");
+  assert.equal(windowsPaths.tooBroadRoot("d:\\", homes), "is a whole drive");
+  assert.equal(windowsPaths.tooBroadRoot("\\\\server\\share\\", homes), "is a whole network share");
+  assert.equal(windowsPaths.tooBroadRoot("\\\\server\\share", homes), "is a whole network share");
+  assert.equal(windowsPaths.tooBroadRoot("c:\\users\\ME", homes), "is your home folder");
+  assert.equal(windowsPaths.tooBroadRoot("C:\\Users", homes), "holds your home folder");
+  assert.equal(windowsPaths.tooBroadRoot("C:\\Users\\me\\repo", homes), null);
+  assert.equal(windowsPaths.tooBroadRoot("D:\\work", homes), null);
+  assert.equal(windowsPaths.tooBroadRoot("\\\\server\\share\\repo", homes), null);
+});

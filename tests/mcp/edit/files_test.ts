@@ -379,3 +379,25 @@ Deno.test({
     assert.match(write.text, /not a regular file/);
   },
 });
+
+Deno.test("a missing file's suggestions skip gitignored and hidden names; a visible near-miss is named", async () => {
+  await using f = await editFixture({
+    ".git/HEAD": "ref: refs/heads/main\n",
+    ".gitignore": ".env\nsecret.json\n/private/\n",
+    ".env": "API_KEY=hunter2\n",
+    ".envrc": "export X=1\n",
+    "secret.json": "{}",
+    "secret.yaml": "",
+    "private/": "",
+    "env.example": "",
+  });
+  const missing = async (path: string) =>
+    (await f.fail("edit_file", { path, edits: [{ old_text: "x", new_text: "y" }] })).text;
+  const env = await missing("env");
+  assert.doesNotMatch(env, /\.env/);
+  assert.match(env, /did you mean "env\.example"\?/);
+  const secret = await missing("secret.jsn");
+  assert.doesNotMatch(secret, /secret\.json/);
+  assert.match(secret, /did you mean "secret\.yaml"\?/);
+  assert.doesNotMatch(await missing("privat"), /did you mean/);
+});

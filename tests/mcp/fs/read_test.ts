@@ -259,3 +259,17 @@ Deno.test("fs_read pages cut by the output cap, of small and of big files, still
     assert.deepEqual(seen, Array.from({ length: 700 }, (_, i) => i + 1), `fullScanBytes ${fullScanBytes}`);
   }
 });
+
+Deno.test("fs_read env does not answer with a gitignored .env; a visible near-miss is still named", async () => {
+  await using ws = await tempWorkspace({
+    ".git/HEAD": "ref: refs/heads/main\n",
+    ".gitignore": ".env\n",
+    ".env": "API_KEY=hunter2\n",
+    "env.example": "",
+  });
+  await using c = await fsClient(ws.path);
+  assert.equal(
+    await c.text("fs_read", { path: "env" }),
+    'Error [not_found]: Cannot read "env": no such file or folder; did you mean "env.example"?',
+  );
+});

@@ -332,6 +332,18 @@ Deno.test("forwarding: an in-process builtin gets the upstream client's roots on
   assert.doesNotMatch(await listing({}), /upstream-marker/);
 });
 
+Deno.test("forwarding: an upstream client declaring file:/// gets no file outside a project from a builtin", async () => {
+  await using upstream = await gateway([builtinServer("fs", "fs")], {
+    roots: [pathToFileURL(os === "windows" ? "C:\\" : "/").href],
+  });
+  const secret = os === "windows" ? "C:/Windows/win.ini" : "/etc/passwd";
+  const result = await upstream.call("gateway_call", { name: "fs__fs_read", arguments: { path: secret } });
+  assert.match(
+    textOf(result),
+    /\[permission_denied\]: Cannot use "[^"]+": the workspace root "(\/|C:\/)" is /,
+  );
+});
+
 Deno.test("forwarding: questions, progress and logs go upstream related to the tools/call that caused them", async () => {
   await using upstream = await gatewayWith([scriptServer("chatty", "chatty.ts")], {}, askingClient);
   await upstream.call("chatty__ask");

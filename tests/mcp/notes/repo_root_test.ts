@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { findRepoRoot, homeFolders } from "../../../mcp/notes/repo_root.ts";
+import { findRepoRoot } from "../../../mcp/notes/repo_root.ts";
 import { ToolError } from "../../../lib/mcp/errors.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
 
@@ -46,14 +46,4 @@ Deno.test("the home folder and the filesystem root are never a notes root", asyn
     findRepoRoot(fsRoot),
     (error) => error instanceof ToolError && /filesystem root/.test(error.message),
   );
-});
-
-Deno.test("homeFolders reads HOME and USERPROFILE and skips unset ones", async () => {
-  await using ws = await tempWorkspace({ "h/": "" });
-  assert.deepEqual(homeFolders({ HOME: ws.join("h") }), [ws.join("h")]);
-  assert.deepEqual(homeFolders({ HOME: ws.join("h"), USERPROFILE: ws.join("h") }), [
-    ws.join("h"),
-    ws.join("h"),
-  ]);
-  assert.deepEqual(homeFolders({}), []);
 });
