@@ -10,6 +10,7 @@
 import { tmpdir } from "node:os";
 import { ToolError } from "../mcp/errors.ts";
 import { platform } from "../platform/mod.ts";
+import { ensurePrivateDir, NotPrivateError, openPrivateFile, ownUid } from "./private_dir.ts";
 
 /** A lock folder that passed the checks, and the uid that owns it (null where the OS has none: Windows). */
 export interface LockDir {
@@ -25,96 +26,51 @@ export async function defaultLockDir(): Promise<string> {
 /** Creates `dir` (default {@link defaultLockDir}) 0700 if needed and checks it; else throws `unavailable`. */
 export async function prepareLockDir(dir: string | undefined, action: string): Promise<LockDir> {
   const { path, uid } = await placeOf(dir, action);
-  const parent = platform.path.dirname(path);
   try {
-    await Deno.mkdir(path, { recursive: true, mode: 0o700 });
+    await ensurePrivateDir(path, { create: true });
+    const problem = parentProblem(await Deno.stat(platform.path.dirname(path)), uid);
+    if (problem) throw new NotPrivateError(problem);
   } catch (error) {
-    if (!(error instanceof Deno.errors.AlreadyExists)) throw folderError(action, path, reasonOf(error));
+    throw new ToolError("unavailable", `${action}: refusing the lock folder "${path}": ${reasonOf(error)}`);
   }
-  const [info, above] = await Promise.all([Deno.lstat(path), Deno.stat(parent)]).catch((error) => {
-    throw folderError(action, path, reasonOf(error));
-  });
-  const wrong = folderProblem(info, uid) ?? parentProblem(above, uid);
-  if (wrong) throw folderError(action, path, wrong);
   return { path, uid };
 }
 
 /** The lock folder's path and our uid, probed in the folder's parent (created for an explicit `dir`). */
 async function placeOf(dir: string | undefined, action: string): Promise<LockDir> {
-  if (dir !== undefined) {
-    const parent = platform.path.dirname(platform.path.resolve(dir));
-    await Deno.mkdir(parent, { recursive: true }).catch(() => {});
-    return { path: platform.path.resolve(dir), uid: await ownUid(parent, action) };
-  }
-  const parent = platform.lockParent(tmpdir());
-  const uid = await ownUid(parent, action);
-  return { path: platform.path.join(parent, platform.lockFolderName(uid, Deno.env.get("USERNAME"))), uid };
-}
-
-/**
- * Opens (creating it if needed) the lock file `name` of a checked folder, never through a symlink: Deno has
- * no O_NOFOLLOW, so an existing file is lstat-ed before and fstat-ed after opening, and both must be one
- * regular file of ours. Throws NotFound when the folder vanished (a temp cleaner): prepare it again.
- */
-export async function openLockFile(dir: LockDir, name: string, action: string): Promise<Deno.FsFile> {
-  const path = platform.path.join(dir.path, name);
+  const path = dir === undefined ? undefined : platform.path.resolve(dir);
+  const parent = path === undefined ? platform.lockParent(tmpdir()) : platform.path.dirname(path);
+  if (path !== undefined) await Deno.mkdir(parent, { recursive: true }).catch(() => {});
+  let uid;
   try {
-    // O_CREAT|O_EXCL never follows a symlink, even a dangling one: it fails with AlreadyExists instead.
-    return await Deno.open(path, { read: true, write: true, createNew: true, mode: 0o600 });
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) throw error;
-    if (!(error instanceof Deno.errors.AlreadyExists)) throw fileError(action, path, reasonOf(error));
-  }
-  const before = await Deno.lstat(path);
-  if (before.isSymlink) throw fileError(action, path, "it is a symlink; remove it");
-  if (!before.isFile) throw fileError(action, path, "it is not a regular file; remove it");
-  let file: Deno.FsFile;
-  try {
-    file = await Deno.open(path, { read: true, write: true });
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) throw error;
-    throw fileError(action, path, reasonOf(error));
-  }
-  const after = await file.stat();
-  // Where the OS has no inode numbers (null), a swap cannot be seen this way; only we write in the folder.
-  const known = after.ino !== null && before.ino !== null;
-  const problem = known && (after.ino !== before.ino || after.dev !== before.dev)
-    ? "it was replaced while being opened"
-    : owner(after, dir.uid);
-  if (problem) {
-    file.close();
-    throw fileError(action, path, problem);
-  }
-  return file;
-}
-
-/**
- * The uid files we create get: the owner of a temp file made in `parent` (then removed). `Deno.uid()` would
- * need --allow-sys, which the writing servers do not have; creating files in `parent` is what they do anyway.
- */
-async function ownUid(parent: string, action: string): Promise<number | null> {
-  try {
-    const probe = await Deno.makeTempFile({ dir: parent, prefix: ".continue-mcp-uid-" });
-    try {
-      return (await Deno.lstat(probe)).uid;
-    } finally {
-      await Deno.remove(probe).catch(() => {});
-    }
+    // The writing servers lack --allow-sys: the uid comes from a file made where the locks go anyway.
+    uid = await ownUid(parent);
   } catch (error) {
     throw new ToolError(
       "unavailable",
       `${action}: cannot create the file locks in "${parent}" (${reasonOf(error)}); make it writable`,
     );
   }
+  return {
+    path: path ?? platform.path.join(parent, platform.lockFolderName(uid, Deno.env.get("USERNAME"))),
+    uid,
+  };
 }
 
-function folderProblem(info: Deno.FileInfo, uid: number | null): string | null {
-  if (info.isSymlink) return "it is a symlink, not a folder; remove it";
-  if (!info.isDirectory) return "it is not a folder; remove it";
-  if (info.mode !== null && (info.mode & 0o022) !== 0) {
-    return `other users may write in it (mode ${modeText(info.mode)}); remove it or run chmod 700 on it`;
+/**
+ * Opens (creating it if needed) the lock file `name` of a checked folder, never through a symlink. Throws
+ * NotFound when the folder vanished (a temp cleaner): prepare it again.
+ */
+export async function openLockFile(dir: LockDir, name: string, action: string): Promise<Deno.FsFile> {
+  const path = platform.path.join(dir.path, name);
+  try {
+    const file = await openPrivateFile(path, { write: true, create: true });
+    if (file) return file;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) throw error;
+    throw new ToolError("unavailable", `${action}: refusing the lock file "${path}": ${reasonOf(error)}`);
   }
-  return owner(info, uid);
+  throw new Deno.errors.NotFound(`the lock file "${path}" vanished while being opened`);
 }
 
 /** A parent others may write in must be sticky (like /tmp), or they could rename our folder away. */
@@ -123,25 +79,8 @@ function parentProblem(info: Deno.FileInfo, uid: number | null): string | null {
   const othersWrite = (info.mode & 0o022) !== 0 && (info.mode & 0o1000) === 0;
   if (!othersWrite && (info.uid === uid || info.uid === 0)) return null;
   return `other users may rename it: its parent folder is mode ${
-    modeText(info.mode)
+    (info.mode & 0o7777).toString(8).padStart(3, "0")
   }, owned by uid ${info.uid}`;
-}
-
-function owner(info: Deno.FileInfo, uid: number | null): string | null {
-  if (uid === null || info.uid === null || info.uid === uid) return null;
-  return `it belongs to uid ${info.uid}, not to this user (uid ${uid}); its owner or root must remove it`;
-}
-
-function folderError(action: string, path: string, reason: string): ToolError {
-  return new ToolError("unavailable", `${action}: refusing the lock folder "${path}": ${reason}`);
-}
-
-function fileError(action: string, path: string, reason: string): ToolError {
-  return new ToolError("unavailable", `${action}: refusing the lock file "${path}": ${reason}`);
-}
-
-function modeText(mode: number): string {
-  return (mode & 0o7777).toString(8).padStart(3, "0");
 }
 
 function reasonOf(error: unknown): string {

@@ -8,6 +8,7 @@
  */
 import { dirname, join } from "node:path";
 import { isWindows, userConfigDir } from "../platform/mod.ts";
+import { ensurePrivateDir, NotPrivateError, openPrivateFile, ownUid } from "../fs/private_dir.ts";
 
 /** The token file cannot be trusted or made; the message is one line saying why and what to do. */
 export class TokenFileError extends Error {}
@@ -27,9 +28,14 @@ export function tokenFilePath(env: Record<string, string | undefined>): string |
 
 /** The token in `file`, after checking it and its folder; creates both (with a new token) when absent. */
 export async function readOrCreateToken(file: string): Promise<string> {
-  const uid = ownUid(file);
-  await ensurePrivateFolder(dirname(file), uid);
-  return await readToken(file, uid) ?? await createToken(file, uid);
+  await checkUid(file);
+  const dir = dirname(file);
+  try {
+    await ensurePrivateDir(dir, { create: true });
+  } catch (error) {
+    throw asTokenError(error, dir, `Cannot create the HTTP token folder "${dir}"`);
+  }
+  return await readToken(file) ?? await createToken(file);
 }
 
 /** A fresh random token, base64url. */
@@ -39,13 +45,13 @@ export function generateToken(): string {
 }
 
 /**
- * Our uid, or null on Windows: there `%APPDATA%` is ACL'd to the user by default and Deno shows neither
- * owners nor ACLs, so only the symlink and file-type checks apply.
+ * Owners are checked against our uid, which needs --allow-sys=uid (HTTP mode grants it; a server without
+ * file writes could not probe for it). Windows has no uids: there `%APPDATA%` is ACL'd to the user.
  */
-function ownUid(file: string): number | null {
-  if (isWindows) return null;
+async function checkUid(file: string): Promise<void> {
+  if (isWindows) return;
   try {
-    return Deno.uid();
+    await ownUid();
   } catch (error) {
     if (!(error instanceof Deno.errors.NotCapable)) throw error;
     throw new TokenFileError(
@@ -54,40 +60,16 @@ function ownUid(file: string): number | null {
   }
 }
 
-async function ensurePrivateFolder(dir: string, uid: number | null): Promise<void> {
-  if (!await lstatOrUndefined(dir)) {
-    try {
-      // The mode applies to every folder created (umask can only narrow it).
-      await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
-    } catch (error) {
-      throw asTokenError(error, dir, `Cannot create the HTTP token folder "${dir}"`);
-    }
-  }
-  // lstat again: whatever is there now (ours, or planted in between) is what gets checked.
-  assertPrivate(dir, await Deno.lstat(dir), uid, "folder");
-}
-
 /** The token in `file`; undefined when there is no such file. */
-async function readToken(file: string, uid: number | null): Promise<string | undefined> {
-  const before = await lstatOrUndefined(file);
-  if (!before) return undefined;
-  assertPrivate(file, before, uid, "file");
-  let handle: Deno.FsFile;
+async function readToken(file: string): Promise<string | undefined> {
+  let handle;
   try {
-    handle = await Deno.open(file, { read: true });
+    handle = await openPrivateFile(file);
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return undefined;
     throw asTokenError(error, file, `Cannot read the HTTP token file "${file}"`);
   }
+  if (!handle) return undefined;
   try {
-    // Deno cannot open with O_NOFOLLOW: the file opened must be the one lstat checked (same device and inode).
-    const opened = await handle.stat();
-    if (!sameFile(before, opened)) {
-      throw new TokenFileError(
-        `Cannot trust the HTTP token file "${file}": it was replaced while being opened`,
-      );
-    }
-    assertPrivate(file, opened, uid, "file");
     return parseToken(file, await readCapped(handle));
   } finally {
     handle.close();
@@ -98,7 +80,7 @@ async function readToken(file: string, uid: number | null): Promise<string | und
  * Writes a new token to a private temporary file, then hard-links it into place: the link is atomic and never
  * replaces a file, so of two servers starting at once both end up with the one that got there first.
  */
-async function createToken(file: string, uid: number | null): Promise<string> {
+async function createToken(file: string): Promise<string> {
   const token = generateToken();
   const temp = `${file}.${generateToken().slice(0, 12)}.tmp`;
   try {
@@ -111,7 +93,7 @@ async function createToken(file: string, uid: number | null): Promise<string> {
     await Deno.link(temp, file);
   } catch (error) {
     if (error instanceof Deno.errors.AlreadyExists) {
-      const theirs = await readToken(file, uid);
+      const theirs = await readToken(file);
       if (theirs !== undefined) return theirs;
     }
     throw asTokenError(error, dirname(file), `Cannot create the HTTP token file "${file}"`);
@@ -119,29 +101,11 @@ async function createToken(file: string, uid: number | null): Promise<string> {
     await Deno.remove(temp).catch(() => {});
   }
   // Trust what is on disk, checked like any existing file, not what we meant to write.
-  const written = await readToken(file, uid);
+  const written = await readToken(file);
   if (written === undefined) {
     throw new TokenFileError(`The HTTP token file "${file}" vanished after being made`);
   }
   return written;
-}
-
-function assertPrivate(path: string, info: Deno.FileInfo, uid: number | null, kind: "file" | "folder"): void {
-  const refuse = (why: string) => new TokenFileError(`Cannot trust the HTTP token ${kind} "${path}": ${why}`);
-  if (info.isSymlink) throw refuse("it is a symbolic link; remove it");
-  if (kind === "folder" ? !info.isDirectory : !info.isFile) throw refuse(`it is not a ${kind}; remove it`);
-  if (uid === null) return;
-  if (info.uid !== uid) throw refuse(`it is owned by uid ${info.uid}, not by you (uid ${uid}); remove it`);
-  const mode = (info.mode ?? 0) & 0o777;
-  const octal = mode.toString(8).padStart(3, "0");
-  if (kind === "folder" && mode & 0o022) {
-    throw refuse(`other users can write to it (mode ${octal}); run chmod 700 "${path}"`);
-  }
-  if (kind === "file" && mode & 0o077) {
-    throw refuse(
-      `other users can read or write it (mode ${octal}), so it may have leaked; delete it to make a new one`,
-    );
-  }
 }
 
 function parseToken(file: string, text: string): string {
@@ -166,24 +130,12 @@ async function readCapped(handle: Deno.FsFile): Promise<string> {
   return length > MAX_FILE_BYTES ? "" : new TextDecoder().decode(buffer.subarray(0, length));
 }
 
-function sameFile(a: Deno.FileInfo, b: Deno.FileInfo): boolean {
-  // Windows may report neither; there the lstat checks and the user-only %APPDATA% ACL must do.
-  if (a.dev === null || a.ino === null || b.dev === null || b.ino === null) return true;
-  return a.dev === b.dev && a.ino === b.ino;
-}
-
-async function lstatOrUndefined(path: string): Promise<Deno.FileInfo | undefined> {
-  try {
-    return await Deno.lstat(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return undefined;
-    throw asTokenError(error, path, `Cannot check the HTTP token path "${path}"`);
-  }
-}
-
 /** A missing permission becomes the flag to add; other OS errors keep their text. */
 function asTokenError(error: unknown, path: string, action: string): TokenFileError {
   if (error instanceof TokenFileError) return error;
+  if (error instanceof NotPrivateError) {
+    return new TokenFileError(`Cannot use the HTTP token: ${error.message}`);
+  }
   if (error instanceof Deno.errors.NotCapable) {
     const flag = /read access/.test(String(error)) ? "--allow-read" : `--allow-write=${path}`;
     return new TokenFileError(`${action}: HTTP mode needs ${flag} for it, or set MCP_HTTP_TOKEN`);

@@ -37,7 +37,7 @@ await new FileLocks({ dir: ${JSON.stringify(dir)} }).run(${JSON.stringify(path)}
 }
 
 Deno.test("FileLocks: another process's lock makes a run time out; killing the holder frees it", async () => {
-  await using ws = await tempWorkspace({ "a.txt": "a\n", "locks/": "" });
+  await using ws = await tempWorkspace({ "a.txt": "a\n" });
   const holder = await spawnHolder(ws.join("locks"), ws.join("a.txt"));
   try {
     const locks = new FileLocks({ dir: ws.join("locks"), timeoutMs: 200 });
@@ -60,7 +60,7 @@ Deno.test("FileLocks: another process's lock makes a run time out; killing the h
 });
 
 Deno.test("FileLocks: runs on one path in one process take turns in call order", async () => {
-  await using ws = await tempWorkspace({ "locks/": "" });
+  await using ws = await tempWorkspace();
   const locks = new FileLocks({ dir: ws.join("locks") });
   const events: string[] = [];
   let release: (() => void) | undefined;
@@ -88,7 +88,7 @@ Deno.test("FileLocks: a lock folder that does not exist yet is created", async (
 });
 
 Deno.test("FileLocks.runAll: paths that share a lock file take it once (300 paths over 256 files)", async () => {
-  await using ws = await tempWorkspace({ "locks/": "" });
+  await using ws = await tempWorkspace();
   const locks = new FileLocks({ dir: ws.join("locks"), timeoutMs: 2_000 });
   const paths = Array.from({ length: 300 }, (_, i) => ws.join(`f${i}.txt`));
   assert.equal(await locks.runAll(paths, () => Promise.resolve("ran")), "ran");
@@ -97,7 +97,7 @@ Deno.test("FileLocks.runAll: paths that share a lock file take it once (300 path
 });
 
 Deno.test("FileLocks.runAll: a run on one of its paths waits for it, in one process", async () => {
-  await using ws = await tempWorkspace({ "locks/": "" });
+  await using ws = await tempWorkspace();
   const locks = new FileLocks({ dir: ws.join("locks") });
   const order: string[] = [];
   let release!: () => void;

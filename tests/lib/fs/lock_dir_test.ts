@@ -77,7 +77,7 @@ Deno.test({
     await refused(
       new FileLocks({ dir: ws.join("locks") }),
       ws.join("a.txt"),
-      /other users may write in it \(mode 777\)/,
+      /has mode 777, open to other users/,
     );
     await Deno.chmod(ws.join("locks"), 0o775);
     await refused(new FileLocks({ dir: ws.join("locks") }), ws.join("a.txt"), /mode 775/);
@@ -94,7 +94,7 @@ Deno.test({
     await refused(
       new FileLocks({ dir: ws.join("locks") }),
       ws.join("a.txt"),
-      /it belongs to uid 65534, not to this user \(uid 0\); its owner or root must remove it/,
+      /belongs to another user \(uid 65534, not 0\): its owner or root must remove it/,
     );
   },
 });
@@ -105,7 +105,8 @@ Deno.test({
   ignore: !posix,
   async fn() {
     await using ws = await tempWorkspace({ "real/": "", "open/locks/": "", "link": { symlink: "real" } });
-    await refused(new FileLocks({ dir: ws.join("link") }), ws.join("a.txt"), /it is a symlink, not a folder/);
+    await refused(new FileLocks({ dir: ws.join("link") }), ws.join("a.txt"), /is a symbolic link/);
+    await Deno.chmod(ws.join("open", "locks"), 0o700);
     await Deno.chmod(ws.join("open"), 0o777);
     await refused(
       new FileLocks({ dir: ws.join("open", "locks") }),
@@ -123,6 +124,7 @@ Deno.test({
 
 Deno.test("FileLocks: symlinks planted as lock files are refused and their targets left untouched", async () => {
   await using ws = await tempWorkspace({ "locks/": "", "victim.txt": "precious\n" });
+  await Deno.chmod(ws.join("locks"), 0o700);
   const before = await Deno.lstat(ws.join("victim.txt"));
   // Every one of the 256 lock files, so the path's bucket is one of them: half to a file, half to nowhere.
   for (let bucket = 0; bucket < 256; bucket++) {
@@ -131,7 +133,7 @@ Deno.test("FileLocks: symlinks planted as lock files are refused and their targe
   }
   const locks = new FileLocks({ dir: ws.join("locks") });
   for (const name of ["a.txt", "b.txt", "c.txt", "d.txt"]) {
-    await refused(locks, ws.join(name), /lock file ".*\.lock": it is a symlink; remove it/);
+    await refused(locks, ws.join(name), /lock file ".*\.lock": the file ".*" is a symbolic link: remove it/);
   }
   assert.equal(await Deno.readTextFile(ws.join("victim.txt")), "precious\n");
   assert.equal((await Deno.lstat(ws.join("victim.txt"))).mtime?.getTime(), before.mtime?.getTime());

@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { checkPrivateFile, ensurePrivateDir, NotPrivateError, ownUid } from "../../../lib/fs/private_dir.ts";
+import {
+  checkPrivateFile,
+  ensurePrivateDir,
+  NotPrivateError,
+  openPrivateFile,
+  ownUid,
+} from "../../../lib/fs/private_dir.ts";
 import { isWindows } from "../../../lib/platform/mod.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
 
@@ -46,7 +52,7 @@ Deno.test(
     assert.equal(await checkPrivateFile(dir.join("ok.json")), true);
     await assert.rejects(
       checkPrivateFile(dir.join("planted.json")),
-      /not a regular file \(a symbolic link\?\)/,
+      /is a symbolic link/,
     );
     await assert.rejects(checkPrivateFile(dir.join("open.json")), /has mode 644/);
   },
@@ -67,3 +73,31 @@ Deno.test({
     );
   },
 });
+
+Deno.test(
+  "openPrivateFile: creates 0600, opens an existing private file, never opens or creates through a link",
+  posix,
+  async () => {
+    await using dir = await tempWorkspace({ "victim.txt": "precious\n", "open.txt": "x" });
+    await Deno.chmod(dir.join("open.txt"), 0o644);
+    const made = await openPrivateFile(dir.join("new.txt"), { write: true, create: true });
+    assert.ok(made);
+    made.close();
+    assert.equal((await Deno.lstat(dir.join("new.txt"))).mode! & 0o777, 0o600);
+    const again = await openPrivateFile(dir.join("new.txt"), { write: true, create: true });
+    assert.ok(again);
+    again.close();
+    assert.equal(await openPrivateFile(dir.join("absent.txt")), null);
+    await Deno.symlink(dir.join("victim.txt"), dir.join("to-victim"));
+    await Deno.symlink(dir.join("would-be-made"), dir.join("dangling"));
+    for (const name of ["to-victim", "dangling"]) {
+      await assert.rejects(
+        openPrivateFile(dir.join(name), { write: true, create: true }),
+        /is a symbolic link/,
+      );
+    }
+    await assert.rejects(openPrivateFile(dir.join("open.txt")), /has mode 644/);
+    assert.equal(await Deno.readTextFile(dir.join("victim.txt")), "precious\n");
+    await assert.rejects(Deno.lstat(dir.join("would-be-made")), Deno.errors.NotFound);
+  },
+);

@@ -28,10 +28,8 @@ Deno.test("http token: a planted token folder other users can write refuses to s
   assert.equal(code, 2);
   assert.equal(
     stderr,
-    `[error] Cannot trust the HTTP token folder "${
-      home.join("continue-mcp")
-    }": other users can write to it ` +
-      `(mode 777); run chmod 700 "${home.join("continue-mcp")}"\n`,
+    `[error] Cannot use the HTTP token: the folder "${home.join("continue-mcp")}" has mode 777, open to ` +
+      "other users: check nothing was read or planted, then chmod 700 it\n",
   );
 });
 
@@ -43,7 +41,7 @@ Deno.test("http token: a symlink planted as the token file refuses to start, and
   assert.equal(code, 2);
   assert.match(
     stderr,
-    /^\[error\] Cannot trust the HTTP token file ".*http-token": it is a symbolic link; remove it\n$/,
+    /^\[error\] Cannot use the HTTP token: the file ".*http-token" is a symbolic link: remove it\n$/,
   );
   await assert.rejects(Deno.lstat(home.join("target")), Deno.errors.NotFound);
 });

@@ -55,7 +55,7 @@ Deno.test(
     await Deno.writeTextFile(file, PLANTED, { mode: 0o600 });
     await assert.rejects(
       readOrCreateToken(file),
-      refusedWith(/token folder ".*continue-mcp": other users can write to it \(mode 777\); run chmod 700/),
+      refusedWith(/HTTP token: the folder ".*continue-mcp" has mode 777, open to other users: .*chmod 700/),
     );
   },
 );
@@ -69,12 +69,12 @@ Deno.test("token file: a symlink planted as the token file is refused, even to a
   await Deno.symlink(target, file, { type: "file" });
   await assert.rejects(
     readOrCreateToken(file),
-    refusedWith(/token file ".*http-token": it is a symbolic link/),
+    refusedWith(/HTTP token: the file ".*http-token" is a symbolic link/),
   );
   // A dangling one too: creating the file must not write through it.
   await Deno.remove(file);
   await Deno.symlink(home.join("elsewhere"), file, { type: "file" });
-  await assert.rejects(readOrCreateToken(file), refusedWith(/it is a symbolic link/));
+  await assert.rejects(readOrCreateToken(file), refusedWith(/is a symbolic link/));
   await assert.rejects(Deno.lstat(home.join("elsewhere")), Deno.errors.NotFound);
 });
 
@@ -83,7 +83,10 @@ Deno.test("token file: a symlinked token folder is refused", async () => {
   await using _ = home;
   await Deno.mkdir(home.join("other"), { mode: 0o700 });
   await Deno.symlink(home.join("other"), dir, { type: "dir" });
-  await assert.rejects(readOrCreateToken(file), refusedWith(/token folder .*: it is a symbolic link/));
+  await assert.rejects(
+    readOrCreateToken(file),
+    refusedWith(/HTTP token: the folder ".*" is a symbolic link/),
+  );
 });
 
 Deno.test("token file: one other users can read is refused as possibly leaked", POSIX, async () => {
@@ -92,7 +95,7 @@ Deno.test("token file: one other users can read is refused as possibly leaked", 
   await Deno.mkdir(dir, { mode: 0o700 });
   await Deno.writeTextFile(file, PLANTED);
   await Deno.chmod(file, 0o644);
-  await assert.rejects(readOrCreateToken(file), refusedWith(/mode 644\), so it may have leaked; delete it/));
+  await assert.rejects(readOrCreateToken(file), refusedWith(/has mode 644, open to other users/));
 });
 
 Deno.test(
@@ -106,10 +109,13 @@ Deno.test(
     await Deno.chown(file, 65534, 65534);
     await assert.rejects(
       readOrCreateToken(file),
-      refusedWith(/token file .*: it is owned by uid 65534, not by you/),
+      refusedWith(/HTTP token: the file ".*" belongs to another user \(uid 65534, not 0\)/),
     );
     await Deno.chown(dir, 65534, 65534);
-    await assert.rejects(readOrCreateToken(file), refusedWith(/token folder .*: it is owned by uid 65534/));
+    await assert.rejects(
+      readOrCreateToken(file),
+      refusedWith(/HTTP token: the folder ".*" belongs to another user \(uid 65534/),
+    );
   },
 );
 
