@@ -25,9 +25,12 @@ export interface ParsedNote {
 }
 
 const KNOWN = new Set(["title", "summary", "tags", "created", "updated"]);
-const KEY_LINE = /^([A-Za-z_][\w-]*)[ \t]*:(?:[ \t]+(.*))?$/;
-const LIST_ITEM = /^[ \t]*-[ \t]+(.*)$/;
-const INDENTED = /^[ \t]+\S/;
+/** `key: value` (or `key:` opening a block list); group 1 the key, group 2 the value. */
+export const KEY_LINE = /^([A-Za-z_][\w-]*)[ \t]*:(?:[ \t]+(.*))?$/;
+/** A block list item, `  - value`; group 1 the value. */
+export const LIST_ITEM = /^[ \t]*-[ \t]+(.*)$/;
+/** A line that continues the entry above it. */
+export const INDENTED = /^[ \t]+\S/;
 
 /**
  * Splits a note file into front matter and body; tolerant of a missing closing `---` and stray lines.
