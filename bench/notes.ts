@@ -1,6 +1,6 @@
 /**
  * What the notes index saves: o200k tokens of `notes_list` for 50 generated notes against reading all of
- * them in full (`notes_read` of every slug), plus the server's tools/list cost. Token counts are
+ * them in full (`notes_read` of every slug), the first page for 100 notes, and the tools/list cost. Token counts are
  * deterministic, so one run is enough: `deno run -A bench/notes.ts [--show]`.
  * @module
  */
@@ -43,12 +43,17 @@ try {
     fullTexts.push(await call("notes_read", { slug: slugs.slice(i, i + 20) }));
   }
   const full = fullTexts.join("\n\n");
+  // Fifty more notes (ten more areas): a full page, where summaries give way to every note's line.
+  for (const note of sampleNotes(100).slice(50)) await call("notes_write", { ...note });
+  const list100 = await call("notes_list", {});
+  const shown100 = list100.split("\n").filter((line) => /^[a-z0-9-]+( — | \(|$)/.test(line)).length;
   const { tools } = await client.listTools();
   const rows: [string, string][] = [
     ["`notes_list` (50 notes, no query)", `${encode(list).length} tokens, ${list.length} chars`],
     ['`notes_list` query "windows gotchas"', `${encode(query).length} tokens`],
     ["`notes_read` of all 50 notes", `${encode(full).length} tokens, ${full.length} chars`],
     ["index / full text", `${((encode(list).length / encode(full).length) * 100).toFixed(1)} %`],
+    ["`notes_list` (100 notes, no query)", `${encode(list100).length} tokens, ${shown100} notes shown`],
     ["tools/list (4 tools)", `${listTokens(tools)} tokens`],
   ];
   // `--show` prints the index itself after the table.

@@ -11,6 +11,7 @@ import { clip, firstHeading, firstSentence, MAX_SUMMARY, MAX_TITLE } from "./der
 import { slugify, titleFromSlug } from "./slug.ts";
 import { type Note, sameInstant } from "./note_file.ts";
 import { stripReadHeader } from "./read_header.ts";
+import { mergeExtra } from "./extra_keys.ts";
 
 /** What a write asks for; `body` is markdown, a copied front matter block at its top is taken apart. */
 export interface WriteRequest {
@@ -59,14 +60,16 @@ export function composeNote(
   request: WriteRequest,
   { existing, updated }: { existing?: Note; updated: string },
 ): string {
+  const append = request.mode === "append";
   // A model often writes back what notes_read showed it, header and front matter included: take them apart.
+  // Not on append: an appended body is a dated section, and nothing in it may rename the note or drop the
+  // keys a person added, however much it looks like front matter.
   const written = stripReadHeader(request.body);
-  const parsed = parseNote(written);
-  const incoming = looksLikeFrontMatter(parsed)
+  const parsed = append ? undefined : parseNote(written);
+  const incoming = parsed && looksLikeFrontMatter(parsed)
     ? parsed
     : { front: { extra: [] } as FrontMatter, body: written, hasFrontMatter: false };
   const body = incoming.body.trim();
-  const append = request.mode === "append";
   const section = append ? `## ${updated.slice(0, 16).replace("T", " ")} UTC\n\n${body}` : body;
   const newBody = append && existing?.body.trim() ? `${existing.body.trimEnd()}\n\n${section}` : section;
   const oldFront = existing?.front;
@@ -86,7 +89,9 @@ export function composeNote(
     tags: normalizeTags(tags),
     created: oldFront?.created ?? existing?.fileCreated ?? updated,
     updated,
-    extra: incoming.hasFrontMatter ? incoming.front.extra : oldFront?.extra ?? [],
+    extra: incoming.hasFrontMatter
+      ? mergeExtra(oldFront?.extra ?? [], incoming.front.extra)
+      : oldFront?.extra ?? [],
   }, newBody);
 }
 

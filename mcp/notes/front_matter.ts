@@ -4,6 +4,8 @@
  * and whatever cannot be understood is kept verbatim so a later write does not destroy it.
  * @module
  */
+import { cleanTerminalText } from "../../lib/text/terminal.ts";
+import { emitScalar, parseFlowList, parseScalar } from "./yaml_scalar.ts";
 
 /** The fields the server maintains, plus the lines it does not understand (kept as they were). */
 export interface FrontMatter {
@@ -25,9 +27,12 @@ export interface ParsedNote {
 }
 
 const KNOWN = new Set(["title", "summary", "tags", "created", "updated"]);
-const KEY_LINE = /^([A-Za-z_][\w-]*)[ \t]*:(?:[ \t]+(.*))?$/;
-const LIST_ITEM = /^[ \t]*-[ \t]+(.*)$/;
-const INDENTED = /^[ \t]+\S/;
+/** `key: value` (or `key:` opening a block list); group 1 the key, group 2 the value. */
+export const KEY_LINE = /^([A-Za-z_][\w-]*)[ \t]*:(?:[ \t]+(.*))?$/;
+/** A block list item, `  - value`; group 1 the value. */
+export const LIST_ITEM = /^[ \t]*-[ \t]+(.*)$/;
+/** A line that continues the entry above it. */
+export const INDENTED = /^[ \t]+\S/;
 
 /**
  * Splits a note file into front matter and body; tolerant of a missing closing `---` and stray lines.
@@ -112,34 +117,13 @@ function parseBlock(lines: string[]): FrontMatter {
       front.tags = normalizeTags(items.map(parseScalar));
     } else {
       const value = oneLine([raw, ...continuation].map((part) => part.trim()).join(" "));
-      const scalar = parseScalar(value);
+      // Again after unquoting: a quoted value may spell control characters as escapes.
+      const scalar = oneLine(parseScalar(value));
       if (scalar) front[key] = scalar;
     }
     i = next - 1;
   }
   return front;
-}
-
-/** `[a, "b c"]` → `["a", "\"b c\""]`; a bare `a, b` is read as a list too. */
-function parseFlowList(raw: string): string[] {
-  const inner = raw.startsWith("[") ? raw.slice(1, raw.endsWith("]") ? -1 : undefined) : raw;
-  return inner.match(/"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^,]+/g) ?? [];
-}
-
-/** A YAML scalar as the string it denotes; quoting that does not parse is taken literally. */
-function parseScalar(raw: string): string {
-  const value = raw.trim();
-  const double = /^("(?:[^"\\]|\\.)*")\s*(?:#.*)?$/.exec(value);
-  if (double) {
-    try {
-      return String(JSON.parse(double[1]));
-    } catch {
-      return double[1].slice(1, -1);
-    }
-  }
-  const single = /^'((?:[^']|'')*)'\s*(?:#.*)?$/.exec(value);
-  if (single) return single[1].replaceAll("''", "'");
-  return value.replace(/\s+#.*$/, "");
 }
 
 /** Tags as the server stores them: lowercase, hyphens for spaces, letters, digits and `._/+#-`, no repeats. */
@@ -156,9 +140,13 @@ export function normalizeTags(tags: readonly string[]): string[] {
 /** The most tags a note keeps. */
 export const MAX_TAGS = 20;
 
-/** Collapses whitespace so a value fits on one line. */
+/**
+ * Collapses whitespace so a value fits on one line. Terminal escape sequences and control characters other
+ * than whitespace are dropped: titles and summaries are shown to the model and kept in YAML.
+ */
 export function oneLine(text: string): string {
-  return text.replace(/\s+/g, " ").trim();
+  return cleanTerminalText(text.replace(/[\r\x85]/g, " ")).replace(/(?![\t\n\v\f])\p{Cc}/gu, "")
+    .replace(/\s+/g, " ").trim();
 }
 
 /** Writes a note: `---`, the known keys in a fixed order, the kept lines, `---`, a blank line, the body. */
@@ -169,19 +157,9 @@ export function serializeNote(front: FrontMatter, body: string): string {
   if (front.tags?.length) {
     lines.push(`tags: [${front.tags.map((tag) => emitScalar(tag, { flow: true })).join(", ")}]`);
   }
-  if (front.created) lines.push(`created: ${emitScalar(front.created)}`);
-  if (front.updated) lines.push(`updated: ${emitScalar(front.updated)}`);
+  if (front.created) lines.push(`created: ${emitScalar(front.created, { timestamp: true })}`);
+  if (front.updated) lines.push(`updated: ${emitScalar(front.updated, { timestamp: true })}`);
   lines.push(...front.extra, "---", "");
   const text = body.replace(/^(?:[ \t]*\r?\n)+/, "").trimEnd();
   return `${lines.join("\n")}\n${text ? `${text}\n` : ""}`;
-}
-
-const PLAIN_SAFE = /^[^\s\-?:,[\]{}#&*!|>'"%@`][^\r\n]*$/;
-const LOOKS_TYPED = /^(true|false|yes|no|on|off|null|~|[-+]?(\d[\d_]*)?\.?\d+([eE][-+]?\d+)?)$/i;
-
-/** A plain scalar when any YAML reader would read it back as the same string; JSON quoting otherwise. */
-function emitScalar(value: string, options: { flow?: boolean } = {}): string {
-  const plain = PLAIN_SAFE.test(value) && !value.endsWith(" ") && !value.includes(": ") &&
-    !value.includes(" #") && !(options.flow && /[,[\]{}]/.test(value)) && !LOOKS_TYPED.test(value);
-  return plain ? value : JSON.stringify(value);
 }

@@ -1,7 +1,8 @@
 /**
  * Query ranking for `notes_list`, simple enough to explain in one line: every query word scores by the
  * best field it appears in (slug or title 8, tag 5, summary 3, body 1); a note matching more words
- * ranks first, ties go to the newer note. A word matches a note word it starts (`test` finds `tests`).
+ * ranks first, ties go to the newer note. A word matches a note word it starts (`test` finds `tests`);
+ * `c++`, `c#`, `.net` and `node.js` are words of their own, so `c++` does not search `c`.
  * Common English words (`the`, `of`, `how`) are not searched: they would match nearly every note.
  * @module
  */
@@ -22,8 +23,35 @@ export const FIELD_WEIGHTS = { title: 8, tags: 5, summary: 3, body: 1 } as const
 
 /** Lowercase words without diacritics: `"Déjà-vu, 2x!"` → `["deja", "vu", "2x"]`. */
 export function words(text: string): string[] {
-  return text.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase().split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean);
+  return fold(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+}
+
+/**
+ * A search term: letters and digits, joined by inner dots (`node.js`, `asp.net`), with a leading dot
+ * (`.net`) and trailing `+` or `#` (`c++`, `c#`, `f#`): the symbols that tell tech terms apart.
+ */
+const TERM = /(?<![\p{L}\p{N}])\.?[\p{L}\p{N}]+(?:\.[\p{L}\p{N}]+)*[+#]*/gu;
+
+/** The terms of a query, symbols kept: `"C++ on .NET"` → `["c++", "on", ".net"]`. */
+export function terms(text: string): string[] {
+  return fold(text).match(TERM) ?? [];
+}
+
+/**
+ * The terms a note is found by: each term, its words and its dotted tails, so `asp.net` is found by
+ * `asp.net`, `asp`, `net` and `.net`, while `c++` is not found by a query for `c#`.
+ */
+export function noteTerms(text: string): string[] {
+  const out: string[] = [];
+  for (const term of terms(text)) {
+    out.push(term, ...term.split(/[^\p{L}\p{N}]+/u).filter(Boolean));
+    for (let dot = term.indexOf(".", 1); dot > 0; dot = term.indexOf(".", dot + 1)) out.push(term.slice(dot));
+  }
+  return out;
+}
+
+function fold(text: string): string {
+  return text.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase();
 }
 
 /** Words too common to tell notes apart; a prefix match would also make `the` find `then` and `theme`. */
@@ -33,18 +61,18 @@ const STOP_WORDS = new Set(
     .split(" "),
 );
 
-/** The words of a query that are searched: {@link words} without {@link STOP_WORDS}. */
+/** The terms of a query that are searched: {@link terms} without {@link STOP_WORDS}. */
 export function searchWords(query: string): string[] {
-  return words(query).filter((word) => !STOP_WORDS.has(word));
+  return terms(query).filter((term) => !STOP_WORDS.has(term));
 }
 
 /** The score of one note for the query words; 0 when no word matches. */
 export function scoreNote(note: Rankable, queryWords: readonly string[]): number {
   const fields = {
-    title: new Set([...words(note.title), ...words(note.slug)]),
-    tags: new Set(note.tags.flatMap(words)),
-    summary: new Set(words(note.summary)),
-    body: new Set(words(note.body)),
+    title: new Set([...noteTerms(note.title), ...noteTerms(note.slug)]),
+    tags: new Set(note.tags.flatMap(noteTerms)),
+    summary: new Set(noteTerms(note.summary)),
+    body: new Set(noteTerms(note.body)),
   };
   let score = 0;
   for (const word of new Set(queryWords)) {

@@ -53,3 +53,27 @@ Deno.test("common words in a query do not rank: the, and, of ... neither score n
   assert.deepEqual(rankNotes(notes, "The and of"), []);
   assert.deepEqual(searchWords("How do I deploy to the CI?"), ["deploy", "ci"]);
 });
+
+Deno.test("symbols that carry meaning survive in queries and notes: c++, c#, f#, .net, node.js", () => {
+  const notes = [
+    note("cpp-build", { title: "C++ build flags", body: "Use -O2.", updatedMs: 1 }),
+    note("abi", { title: "ABI notes", summary: "The C++ ABI breaks between compilers.", updatedMs: 2 }),
+    note("csharp", { title: "C# nullable", body: "Enable <Nullable>.", updatedMs: 3 }),
+    note("c-macros", { title: "C macros", body: "The C preprocessor.", updatedMs: 4 }),
+    note("fsharp", { title: "F# pipelines", tags: ["f#"], updatedMs: 5 }),
+    note("dotnet", { title: "Dependency injection", body: "In .NET and ASP.NET Core.", updatedMs: 6 }),
+    note("streams", { title: "Streams", body: "Node.js streams and deno.json tasks.", updatedMs: 7 }),
+  ];
+  const found = (query: string) => rankNotes(notes, query).map((n) => n.slug);
+  assert.deepEqual(found("c++"), ["cpp-build", "abi"]);
+  assert.deepEqual(found("C#"), ["csharp"]);
+  assert.deepEqual(found("f#"), ["fsharp"]);
+  assert.deepEqual(found(".net"), ["dotnet"]);
+  assert.deepEqual(found("asp.net"), ["dotnet"]);
+  assert.deepEqual(found("node.js"), ["streams"]);
+  // The parts of a term still find it: `node`, `js`, `json` as before.
+  assert.deepEqual(found("node"), ["streams"]);
+  assert.deepEqual(found("json"), ["streams"]);
+  assert.deepEqual(found("net"), ["dotnet"]);
+  assert.deepEqual(searchWords("How do I use C++ and node.js?"), ["use", "c++", "node.js"]);
+});

@@ -1,7 +1,29 @@
-/** Fifty realistic notes (10 areas × 5 kinds) for the index-size test and the notes benchmark. */
+/** Realistic notes (up to 20 areas × 5 kinds) for the index-size tests and the notes benchmark. */
 import type { WriteRequest } from "../../../mcp/notes/store.ts";
 
-const AREAS = ["build", "tests", "ci", "release", "database", "auth", "api", "frontend", "logging", "config"];
+const AREAS = [
+  "build",
+  "tests",
+  "ci",
+  "release",
+  "database",
+  "auth",
+  "api",
+  "frontend",
+  "logging",
+  "config",
+  // Areas 11-20, for a full page of 100 notes.
+  "payments",
+  "search",
+  "cache",
+  "queue",
+  "mobile",
+  "docs",
+  "infra",
+  "monitoring",
+  "i18n",
+  "billing",
+];
 const TOPICS = ["windows", "performance", "flaky", "onboarding", "security"];
 const KINDS: Record<string, (area: string) => string> = {
   commands: (area) =>
@@ -21,9 +43,9 @@ const KINDS: Record<string, (area: string) => string> = {
     `Most failures so far were stale caches; deleting .cache/${area} fixed them.`,
 };
 
-/** The write requests of the fifty notes; each has a tag repeating its slug and one that does not. */
-export function sampleNotes(): WriteRequest[] {
-  return AREAS.flatMap((area) =>
+/** The write requests of `count` notes (50 or 100); each has a tag repeating its slug and one that does not. */
+export function sampleNotes(count = 50): WriteRequest[] {
+  return AREAS.slice(0, count / 5).flatMap((area) =>
     Object.entries(KINDS).map(([kind, text], i) => ({
       title: `${area[0].toUpperCase()}${area.slice(1)} ${kind}`,
       body: `${text(area)}\n\n## Details\n\n${text(area)}\n\n- One more detail about ${area}.\n`,
