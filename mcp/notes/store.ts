@@ -150,6 +150,13 @@ export class NoteStore {
         `Cannot write note "${slug}": expected_updated "${expected}" is not a date; pass the "updated" value notes_read showed`,
       );
     }
+    if (request.body.includes("\0")) {
+      // A NUL makes the note a binary file to every other tool (edit refuses it, grep skips it).
+      throw new ToolError(
+        "invalid_argument",
+        `Cannot write note "${slug}": the body contains a NUL character; remove it`,
+      );
+    }
     const { root, dir } = await this.folder();
     const path = platform.path.join(dir, `${slug}.md`);
     return await this.#locks.run(path, async () => {

@@ -307,3 +307,16 @@ Deno.test("a dangling or looping .continue-notes link is not_found naming the li
   const looping = new NoteStore({ locateRoot: () => Promise.resolve(ws.join("looping")) });
   await assert.rejects(looping.read("a"), named(".continue-notes", "loops back to itself"));
 });
+
+Deno.test("a body with a NUL character is refused for replace and append; the note stays as it was", async () => {
+  await using ws = await tempWorkspace();
+  const store = storeIn(ws);
+  await store.write({ slug: "kept", body: "Original." });
+  const before = await Deno.readTextFile(ws.join(".continue-notes", "kept.md"));
+  for (const mode of ["replace", "append"] as const) {
+    await assert.rejects(store.write({ slug: "kept", body: "a\0b", mode }), isCode("invalid_argument"));
+  }
+  await assert.rejects(store.write({ slug: "fresh", body: "\0" }), /contains a NUL character/);
+  assert.equal(await Deno.readTextFile(ws.join(".continue-notes", "kept.md")), before);
+  await assert.rejects(Deno.lstat(ws.join(".continue-notes", "fresh.md")), Deno.errors.NotFound);
+});
