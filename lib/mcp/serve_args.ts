@@ -1,5 +1,6 @@
 /** The transport flags every server entry accepts: `--http [HOST:]PORT` and `--stateless`. */
 import { isLoopback, type ListenAddress, parseListenAddress } from "./http_guard.ts";
+import { type HttpLimits, parseHttpLimits } from "./http_limits.ts";
 
 /** A command line the server cannot run with; the message says what to change. */
 export class UsageError extends Error {}
@@ -14,7 +15,9 @@ export const SESSION_IDLE_ENV = "MCP_HTTP_SESSION_IDLE_S";
 /** The transport chosen, and the arguments left for the server itself. */
 export interface ServeArgs {
   /** Undefined for stdio. */
-  http?: { listen: ListenAddress; token?: string; stateless: boolean; sessionIdleMs?: number };
+  http?:
+    & { listen: ListenAddress; token?: string; stateless: boolean; sessionIdleMs?: number }
+    & Partial<HttpLimits>;
   rest: string[];
 }
 
@@ -56,7 +59,24 @@ export function parseServeArgs(args: readonly string[], env: Record<string, stri
   }
   const sessionIdleMs = idle === undefined ? undefined : Number(idle) * 1000;
   return {
-    http: { listen, token, stateless, ...(sessionIdleMs === undefined ? {} : { sessionIdleMs }) },
+    http: {
+      listen,
+      token,
+      stateless,
+      ...(sessionIdleMs === undefined ? {} : { sessionIdleMs }),
+      ...limits(env),
+    },
     rest,
   };
+}
+
+// --- HTTP resource limits (http_limits.ts): MCP_HTTP_MAX_SESSIONS, MCP_HTTP_*_TIMEOUT_S, ... ---
+
+/** The limits set in the env; a bad value is a usage error. */
+function limits(env: Record<string, string | undefined>): Partial<HttpLimits> {
+  try {
+    return parseHttpLimits(env);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
 }
