@@ -1,13 +1,15 @@
 /**
- * Streamable HTTP mode: `Deno.serve` on `/mcp` with the SDK's web-standard transport. Stateful by default
- * (one server instance per `Mcp-Session-Id`, http_sessions.ts); stateless on request (one server instance per
- * POST). Every request passes the guard first (http_guard.ts).
+ * Streamable HTTP mode: `/mcp` served over our own listener (http_listener.ts) with the SDK's web-standard
+ * transport. Stateful by default (one server instance per `Mcp-Session-Id`, http_sessions.ts); stateless on
+ * request (one server instance per POST). Every request passes the guard first (http_guard.ts).
  * @module
  */
 import { WebStandardStreamableHTTPServerTransport } from "./sdk.ts";
 import { loadServerSdk, type McpServerHandle } from "./server.ts";
 import { type ListenAddress, refuseRequest } from "./http_guard.ts";
 import { afterBody, jsonRpcError, plainText } from "./http_response.ts";
+import { DEFAULT_HTTP_LIMITS } from "./http_limits.ts";
+import { listen } from "./http_listener.ts";
 import { SessionTable } from "./http_sessions.ts";
 import { log } from "../log.ts";
 
@@ -26,6 +28,8 @@ export interface HttpOptions {
   stateless?: boolean;
   /** Default {@link DEFAULT_SESSION_IDLE_MS}; 0 keeps idle sessions until DELETE or shutdown. */
   sessionIdleMs?: number;
+  /** A connection must send a request's headers this soon after opening or its last answer; 0 never. */
+  headersTimeoutMs?: number;
 }
 
 /** A running HTTP server. */
@@ -34,6 +38,8 @@ export interface HttpServer {
   readonly url: string;
   /** Open sessions (always 0 when stateless). */
   sessionCount(): number;
+  /** Open connections; undefined on a Deno whose listener cannot count them (http_listener_fallback.ts). */
+  connectionCount(): number | undefined;
   /** Stops listening and closes every session (running each server's cleanup). */
   close(): Promise<void>;
 }
@@ -58,25 +64,25 @@ export async function serveHttp(boot: BootServer, options: HttpOptions): Promise
     }
     return options.stateless ? await handleStateless(boot, request) : await sessions.handle(request);
   };
-  const listening = Promise.withResolvers<Deno.NetAddr>();
-  const server = Deno.serve({
+  const listener = await listen(handler, {
     hostname: options.listen.hostname,
     port: options.listen.port,
-    onListen: (address) => listening.resolve(address as Deno.NetAddr),
+    headersTimeoutMs: options.headersTimeoutMs ?? DEFAULT_HTTP_LIMITS.headersTimeoutMs,
     onError: (error) => {
       log.error("mcp http: request failed", error);
       return jsonRpcError(500, "Internal server error");
     },
-  }, handler);
-  const address = await listening.promise;
+  });
+  const address = listener.addr;
   port = address.port;
   const host = address.hostname.includes(":") ? `[${address.hostname}]` : address.hostname;
   return {
     url: `http://${host}:${address.port}${MCP_PATH}`,
     sessionCount: () => sessions.size,
+    connectionCount: () => listener.connectionCount(),
     async close() {
       await sessions.closeAll();
-      await server.shutdown();
+      await listener.close();
     },
   };
 }

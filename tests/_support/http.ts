@@ -30,10 +30,17 @@ export function httpRunArgs(name: string, serverArgs: readonly string[] = []): s
 /** Spawns the server and resolves once it printed the URL it listens on; throws if it exits first. */
 export async function spawnHttp(
   name: string,
-  options: { args?: readonly string[]; env?: Record<string, string>; cwd?: string } = {},
+  options: {
+    args?: readonly string[];
+    env?: Record<string, string>;
+    cwd?: string;
+    /** Runs the server through a wrapper, `["sh", "-c", 'ulimit -n 64 && exec "$@"', "sh"]` say. */
+    wrapper?: readonly string[];
+  } = {},
 ): Promise<HttpProcess> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: httpRunArgs(name, options.args),
+  const [command, ...wrapperArgs] = options.wrapper ?? [Deno.execPath()];
+  const child = new Deno.Command(command, {
+    args: [...wrapperArgs, ...(options.wrapper ? [Deno.execPath()] : []), ...httpRunArgs(name, options.args)],
     cwd: options.cwd,
     env: { ...Deno.env.toObject(), ...options.env },
     stdin: "null",
