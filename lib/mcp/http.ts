@@ -1,7 +1,8 @@
 /**
  * Streamable HTTP mode: `/mcp` served over our own listener (http_listener.ts) with the SDK's web-standard
  * transport. Stateful by default (one server instance per `Mcp-Session-Id`, http_sessions.ts); stateless on
- * request (one server instance per POST). Every request passes the guard first (http_guard.ts).
+ * request (one server instance per POST). Every request passes the guard first (http_guard.ts), and every
+ * POST body is read within a size cap and a deadline and parsed before a server instance is built for it.
  * @module
  */
 import { WebStandardStreamableHTTPServerTransport } from "./sdk.ts";
@@ -9,8 +10,9 @@ import { loadServerSdk, type McpServerHandle } from "./server.ts";
 import { type ListenAddress, refuseRequest } from "./http_guard.ts";
 import { afterBody, jsonRpcError, plainText } from "./http_response.ts";
 import { DEFAULT_HTTP_LIMITS } from "./http_limits.ts";
-import { listen } from "./http_listener.ts";
+import { type Connection, listen } from "./http_listener.ts";
 import { SessionTable } from "./http_sessions.ts";
+import { type JsonRpcBody, readJsonRpc } from "./http_body.ts";
 import { log } from "../log.ts";
 
 /** Builds one server instance: called once per session (stateful) or per request (stateless). */
@@ -30,6 +32,10 @@ export interface HttpOptions {
   sessionIdleMs?: number;
   /** A connection must send a request's headers this soon after opening or its last answer; 0 never. */
   headersTimeoutMs?: number;
+  /** A POST body must arrive whole this soon after its headers; 0 never. */
+  bodyTimeoutMs?: number;
+  /** Larger POST bodies get 413. */
+  maxBodyBytes?: number;
 }
 
 /** A running HTTP server. */
@@ -53,7 +59,7 @@ export async function serveHttp(boot: BootServer, options: HttpOptions): Promise
   await loadServerSdk();
   const sessions = new SessionTable(boot, options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS);
   let port = options.listen.port;
-  const handler = async (request: Request): Promise<Response> => {
+  const handler = async (request: Request, connection: Connection): Promise<Response> => {
     if (new URL(request.url).pathname !== MCP_PATH) {
       return plainText(404, `Not found: the MCP endpoint is ${MCP_PATH}`);
     }
@@ -62,7 +68,20 @@ export async function serveHttp(boot: BootServer, options: HttpOptions): Promise
       log.info(`mcp http: refused ${request.method} (${refusal.status}): ${refusal.message}`);
       return jsonRpcError(refusal.status, refusal.message, refusal.status === 401);
     }
-    return options.stateless ? await handleStateless(boot, request) : await sessions.handle(request);
+    let body: JsonRpcBody | undefined;
+    if (request.method === "POST") {
+      const read = await readJsonRpc(request, {
+        maxBytes: options.maxBodyBytes ?? DEFAULT_HTTP_LIMITS.maxBodyBytes,
+        timeoutMs: options.bodyTimeoutMs ?? DEFAULT_HTTP_LIMITS.bodyTimeoutMs,
+        // A body that stalls holds its connection: it goes, rather than wait for bytes that may never come.
+        onTimeout: () => connection.drop(),
+      });
+      if (read instanceof Response) return read;
+      body = read;
+    }
+    return options.stateless
+      ? await handleStateless(boot, request, body)
+      : await sessions.handle(request, body);
   };
   const listener = await listen(handler, {
     hostname: options.listen.hostname,
@@ -87,14 +106,16 @@ export async function serveHttp(boot: BootServer, options: HttpOptions): Promise
   };
 }
 
-async function handleStateless(boot: BootServer, request: Request): Promise<Response> {
-  if (request.method !== "POST") {
+async function handleStateless(boot: BootServer, request: Request, body?: JsonRpcBody): Promise<Response> {
+  if (request.method !== "POST" || !body) {
     return jsonRpcError(405, "Method not allowed: this server is stateless, send each request as a POST");
   }
+  // Notifications and responses alone need no answer, and a fresh instance could do nothing with them.
+  if (!body.hasRequest) return new Response(null, { status: 202 });
   const handle = await boot();
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
   await handle.server.connect(transport);
-  const response = await transport.handleRequest(request);
+  const response = await transport.handleRequest(request, { parsedBody: body.parsed });
   // The answer may still be streaming (SSE): the instance lives until its body is done or dropped.
   return afterBody(response, () => {
     handle.close().catch((error) => log.error(`${handle.name}-mcp: cleanup failed`, error));

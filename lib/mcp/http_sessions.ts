@@ -6,6 +6,7 @@
  */
 import { WebStandardStreamableHTTPServerTransport } from "./sdk.ts";
 import type { McpServerHandle } from "./server.ts";
+import type { JsonRpcBody } from "./http_body.ts";
 import { afterBody, jsonRpcError } from "./http_response.ts";
 import { log } from "../log.ts";
 
@@ -43,13 +44,16 @@ export class SessionTable {
     return this.#sessions.size;
   }
 
-  /** Answers a request of an existing session, or opens one for an initialize without a session id. */
-  async handle(request: Request): Promise<Response> {
+  /**
+   * Answers a request of an existing session, or opens one for an initialize without a session id. `body`
+   * is a POST's body, already read and parsed.
+   */
+  async handle(request: Request, body?: JsonRpcBody): Promise<Response> {
     const id = request.headers.get("mcp-session-id");
-    if (id === null) return await this.#open(request);
+    if (id === null) return await this.#open(request, body);
     const session = this.#sessions.get(id);
     if (!session) return jsonRpcError(404, "Session not found", false, -32001);
-    const response = await session.transport.handleRequest(request);
+    const response = await session.transport.handleRequest(request, body && { parsedBody: body.parsed });
     if (request.method !== "GET" || !response.ok) return this.#track(session, response);
     session.getStreamOpen = true;
     session.getStream.resolve();
@@ -65,9 +69,15 @@ export class SessionTable {
     await Promise.allSettled([...this.#sessions.values()].map((session) => session.handle.close()));
   }
 
-  async #open(request: Request): Promise<Response> {
+  async #open(request: Request, body?: JsonRpcBody): Promise<Response> {
     if (request.method !== "POST") return jsonRpcError(400, "Bad Request: Mcp-Session-Id header is required");
-    // Only an initialize may open a session; the transport answers anything else with 400.
+    // Only an initialize may open a session, and nothing else is worth building a server instance for.
+    if (!body?.initialize) {
+      return jsonRpcError(
+        400,
+        "Bad Request: Mcp-Session-Id header is required; open a session with initialize",
+      );
+    }
     const handle = await this.#boot();
     const session: Session = {
       handle,
@@ -99,7 +109,7 @@ export class SessionTable {
       handle.close().catch((error) => log.error(`${handle.name}-mcp: cleanup failed`, error));
     };
     await handle.server.connect(transport);
-    const response = await transport.handleRequest(request);
+    const response = await transport.handleRequest(request, { parsedBody: body.parsed });
     if (transport.sessionId === undefined) {
       await handle.close();
       return response;
