@@ -2,40 +2,32 @@
  * Streamable HTTP mode: `/mcp` served over our own listener (http_listener.ts) with the SDK's web-standard
  * transport. Stateful by default (one server instance per `Mcp-Session-Id`, http_sessions.ts); stateless on
  * request (one server instance per POST). Every request passes the guard first (http_guard.ts), and every
- * POST body is read within a size cap and a deadline and parsed before a server instance is built for it.
+ * POST body is read within the limits (http_limits.ts) and parsed before a server instance is built for it.
  * @module
  */
 import { WebStandardStreamableHTTPServerTransport } from "./sdk.ts";
 import { loadServerSdk, type McpServerHandle } from "./server.ts";
 import { type ListenAddress, refuseRequest } from "./http_guard.ts";
 import { afterBody, jsonRpcError, plainText } from "./http_response.ts";
-import { DEFAULT_HTTP_LIMITS } from "./http_limits.ts";
+import { type JsonRpcBody, readJsonRpc } from "./http_body.ts";
+import { DEFAULT_HTTP_LIMITS, type HttpLimits } from "./http_limits.ts";
 import { type Connection, listen } from "./http_listener.ts";
 import { SessionTable } from "./http_sessions.ts";
-import { type JsonRpcBody, readJsonRpc } from "./http_body.ts";
 import { log } from "../log.ts";
 
 /** Builds one server instance: called once per session (stateful) or per request (stateless). */
 export type BootServer = () => McpServerHandle | Promise<McpServerHandle>;
 
 /** A session nobody streams from or sends to for this long is closed (its cleanup runs). */
-export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
+export const DEFAULT_SESSION_IDLE_MS = DEFAULT_HTTP_LIMITS.sessionIdleMs;
 
-/** How to serve. */
-export interface HttpOptions {
+/** How to serve; each limit left out keeps its default ({@link DEFAULT_HTTP_LIMITS}). */
+export interface HttpOptions extends Partial<HttpLimits> {
   listen: ListenAddress;
   /** Required bearer token, when set. */
   token?: string;
   /** No sessions: every POST gets a fresh server instance and no `Mcp-Session-Id`. */
   stateless?: boolean;
-  /** Default {@link DEFAULT_SESSION_IDLE_MS}; 0 keeps idle sessions until DELETE or shutdown. */
-  sessionIdleMs?: number;
-  /** A connection must send a request's headers this soon after opening or its last answer; 0 never. */
-  headersTimeoutMs?: number;
-  /** A POST body must arrive whole this soon after its headers; 0 never. */
-  bodyTimeoutMs?: number;
-  /** Larger POST bodies get 413. */
-  maxBodyBytes?: number;
 }
 
 /** A running HTTP server. */
@@ -57,7 +49,8 @@ export const MCP_PATH = "/mcp";
 export async function serveHttp(boot: BootServer, options: HttpOptions): Promise<HttpServer> {
   // Each session's handle builds its SDK server at first use, which needs the SDK loaded.
   await loadServerSdk();
-  const sessions = new SessionTable(boot, options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS);
+  const limits = withDefaults(options);
+  const sessions = new SessionTable(boot, limits);
   let port = options.listen.port;
   const handler = async (request: Request, connection: Connection): Promise<Response> => {
     if (new URL(request.url).pathname !== MCP_PATH) {
@@ -71,8 +64,8 @@ export async function serveHttp(boot: BootServer, options: HttpOptions): Promise
     let body: JsonRpcBody | undefined;
     if (request.method === "POST") {
       const read = await readJsonRpc(request, {
-        maxBytes: options.maxBodyBytes ?? DEFAULT_HTTP_LIMITS.maxBodyBytes,
-        timeoutMs: options.bodyTimeoutMs ?? DEFAULT_HTTP_LIMITS.bodyTimeoutMs,
+        maxBytes: limits.maxBodyBytes,
+        timeoutMs: limits.bodyTimeoutMs,
         // A body that stalls holds its connection: it goes, rather than wait for bytes that may never come.
         onTimeout: () => connection.drop(),
       });
@@ -86,7 +79,7 @@ export async function serveHttp(boot: BootServer, options: HttpOptions): Promise
   const listener = await listen(handler, {
     hostname: options.listen.hostname,
     port: options.listen.port,
-    headersTimeoutMs: options.headersTimeoutMs ?? DEFAULT_HTTP_LIMITS.headersTimeoutMs,
+    headersTimeoutMs: limits.headersTimeoutMs,
     onError: (error) => {
       log.error("mcp http: request failed", error);
       return jsonRpcError(500, "Internal server error");
@@ -120,4 +113,11 @@ async function handleStateless(boot: BootServer, request: Request, body?: JsonRp
   return afterBody(response, () => {
     handle.close().catch((error) => log.error(`${handle.name}-mcp: cleanup failed`, error));
   });
+}
+
+/** Each limit as given, else its default (an explicit `undefined` included). */
+function withDefaults(options: Partial<HttpLimits>): HttpLimits {
+  const limits = { ...DEFAULT_HTTP_LIMITS };
+  for (const key of Object.keys(limits) as (keyof HttpLimits)[]) limits[key] = options[key] ?? limits[key];
+  return limits;
 }
