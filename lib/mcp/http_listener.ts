@@ -12,7 +12,6 @@
  * @module
  */
 import { afterBody } from "./http_response.ts";
-import { listenWithDenoServe } from "./http_listener_fallback.ts";
 import { log } from "../log.ts";
 
 /** Where and how to listen. */
@@ -84,13 +83,14 @@ function serveOnConnection(): ServeOnConnection | undefined {
 }
 
 /** Binds the port (throws AddrInUse or NotCapable as Deno.listen does) and starts accepting. */
-export function listen(handler: ConnectionHandler, options: ListenOptions): Promise<Listener> {
+export async function listen(handler: ConnectionHandler, options: ListenOptions): Promise<Listener> {
   const serveOn = serveOnConnection();
   if (!serveOn) {
     log.info(
       "mcp http: this Deno cannot serve one connection at a time; slow request headers are not timed out",
     );
-    return listenWithDenoServe(handler, options);
+    const { listenWithDenoServe } = await import("./http_listener_fallback.ts");
+    return await listenWithDenoServe(handler, options);
   }
   const listener = Deno.listen({ hostname: options.hostname, port: options.port });
   const connections = new Set<ServedConnection>();
@@ -168,7 +168,7 @@ export function listen(handler: ConnectionHandler, options: ListenOptions): Prom
     }
   })();
 
-  return Promise.resolve({
+  return {
     addr: listener.addr,
     connectionCount: () => connections.size,
     async close() {
@@ -179,5 +179,5 @@ export function listen(handler: ConnectionHandler, options: ListenOptions): Prom
       await accepting;
       await Promise.allSettled([...connections].map((connection) => connection.shutdown()));
     },
-  });
+  };
 }
