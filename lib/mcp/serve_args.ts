@@ -1,5 +1,6 @@
 /** The transport flags every server entry accepts: `--http [HOST:]PORT`, `--stateless` and `--no-auth`. */
 import { isLoopback, type ListenAddress, parseListenAddress } from "./http_guard.ts";
+import { type HttpLimits, parseHttpLimits } from "./http_limits.ts";
 
 /** A command line the server cannot run with; the message says what to change. */
 export class UsageError extends Error {}
@@ -21,7 +22,9 @@ export type HttpAuth = { kind: "env"; token: string } | { kind: "file" } | { kin
 /** The transport chosen, and the arguments left for the server itself. */
 export interface ServeArgs {
   /** Undefined for stdio. */
-  http?: { listen: ListenAddress; auth: HttpAuth; stateless: boolean; sessionIdleMs?: number };
+  http?:
+    & { listen: ListenAddress; auth: HttpAuth; stateless: boolean; sessionIdleMs?: number }
+    & Partial<HttpLimits>;
   rest: string[];
 }
 
@@ -66,7 +69,13 @@ export function parseServeArgs(args: readonly string[], env: Record<string, stri
   }
   const sessionIdleMs = idle === undefined ? undefined : Number(idle) * 1000;
   return {
-    http: { listen, auth, stateless, ...(sessionIdleMs === undefined ? {} : { sessionIdleMs }) },
+    http: {
+      listen,
+      auth,
+      stateless,
+      ...(sessionIdleMs === undefined ? {} : { sessionIdleMs }),
+      ...limits(env),
+    },
     rest,
   };
 }
@@ -88,4 +97,15 @@ function parseAuth(listen: ListenAddress, noAuth: boolean, token: string | undef
     throw new UsageError(`${NO_AUTH_FLAG} and ${TOKEN_ENV} contradict each other: drop one`);
   }
   return { kind: "none" };
+}
+
+// --- HTTP resource limits (http_limits.ts): MCP_HTTP_MAX_SESSIONS, MCP_HTTP_*_TIMEOUT_S, ... ---
+
+/** The limits set in the env; a bad value is a usage error. */
+function limits(env: Record<string, string | undefined>): Partial<HttpLimits> {
+  try {
+    return parseHttpLimits(env);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
 }

@@ -29,6 +29,8 @@ export interface SpawnHttpOptions {
   env?: Record<string, string | undefined>;
   cwd?: string;
   auth?: SpawnAuth;
+  /** Runs the server through a wrapper, `["sh", "-c", 'ulimit -n 64 && exec "$@"', "sh"]` say. */
+  wrapper?: readonly string[];
 }
 
 /**
@@ -101,8 +103,13 @@ export function childEnv(overrides: Record<string, string | undefined>): Record<
 export async function spawnHttp(name: string, options: SpawnHttpOptions = {}): Promise<HttpProcess> {
   const auth = await authSetup(options.auth ?? "env");
   const tokenDir = auth.tokenFile === undefined ? undefined : dirname(auth.tokenFile);
-  const child = new Deno.Command(Deno.execPath(), {
-    args: httpRunArgs(name, [...auth.args, ...options.args ?? []], tokenDir),
+  const [command, ...wrapperArgs] = options.wrapper ?? [Deno.execPath()];
+  const child = new Deno.Command(command, {
+    args: [
+      ...wrapperArgs,
+      ...(options.wrapper ? [Deno.execPath()] : []),
+      ...httpRunArgs(name, [...auth.args, ...options.args ?? []], tokenDir),
+    ],
     cwd: options.cwd,
     env: childEnv({ ...auth.env, ...options.env }),
     clearEnv: true,

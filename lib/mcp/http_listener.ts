@@ -1,0 +1,202 @@
+/**
+ * The socket side of HTTP mode: our own accept loop over `Deno.listen`, each connection served by Deno's HTTP
+ * engine (hyper, as under Deno.serve). It adds what Deno.serve lacks (Deno 2.9.6):
+ * - accepting again after EMFILE/ENFILE. Deno.serve's loop ends on its first failed accept and closes the
+ *   port for good (its `finished` rejects); here a failed accept backs off and retries, logged once a minute.
+ * - dropping a connection whose request headers do not arrive. Hyper runs there without a timer, so a
+ *   half-sent request or an idle keep-alive connection is held forever (denoland/deno#3515; measured: still
+ *   held after 100 s); here each request's headers must arrive within `headersTimeoutMs` of the connection
+ *   opening or of its previous answer.
+ * One accepted connection is served with Deno's internal `serveHttpOnConnection`; a Deno without it gets
+ * Deno.serve (http_listener_fallback.ts), which still recovers from EMFILE but cannot time out headers.
+ * @module
+ */
+import { afterBody } from "./http_response.ts";
+import { log } from "../log.ts";
+
+/** Where and how to listen. */
+export interface ListenOptions {
+  hostname: string;
+  port: number;
+  /** 0 never times out. */
+  headersTimeoutMs: number;
+  /** Connections served at once; one past it is closed at once (not under the fallback). */
+  maxConnections: number;
+  /** Answers a request whose handler threw. */
+  onError: (error: unknown) => Response;
+}
+
+/** The connection a request arrived on. */
+export interface Connection {
+  /** Closes it at once, without an answer (a stalled body); a no-op under the fallback. */
+  drop(): void;
+}
+
+/** Answers one request. */
+export type ConnectionHandler = (request: Request, connection: Connection) => Promise<Response>;
+
+/** A listening socket. */
+export interface Listener {
+  readonly addr: Deno.NetAddr;
+  /** Connections open now; undefined under the fallback, which cannot see them. */
+  connectionCount(): number | undefined;
+  /** Stops accepting, then waits for every connection's answers in progress. */
+  close(): Promise<void>;
+}
+
+/** The first retry after a failed accept, doubled on each further failure up to the maximum. */
+export const ACCEPT_BACKOFF_MS = { initial: 10, max: 1_000 };
+
+/** Accept failures are logged at most this often: a storm of them must not flood the log. */
+const ACCEPT_LOG_INTERVAL_MS = 60_000;
+
+/** Logs the first accept failure, then at most one line a minute, with how many failed since the last. */
+export function acceptFailureLog(): (error: unknown) => void {
+  let loggedAt = -Infinity;
+  let since = 0;
+  return (error) => {
+    since++;
+    if (performance.now() - loggedAt < ACCEPT_LOG_INTERVAL_MS) return;
+    const count = since > 1 ? `, ${since} failures since the last report` : "";
+    log.error(`mcp http: cannot accept connections (${(error as Error).message}); retrying${count}`);
+    loggedAt = performance.now();
+    since = 0;
+  };
+}
+
+/** Logs the first connection refused for being one too many, then at most one line a minute. */
+function refusalLog(): (why: string) => void {
+  let loggedAt = -Infinity;
+  return (why) => {
+    if (performance.now() - loggedAt < ACCEPT_LOG_INTERVAL_MS) return;
+    log.error(`mcp http: closing new connections: ${why} (MCP_HTTP_MAX_CONNECTIONS)`);
+    loggedAt = performance.now();
+  };
+}
+
+interface ServedConnection {
+  finished: Promise<void>;
+  shutdown(): Promise<void>;
+}
+
+/** The internal's shape in Deno 2.9.6: it only ever calls `signal.addEventListener("abort", cancel)`. */
+type ServeOnConnection = (
+  conn: Deno.Conn,
+  signal: { addEventListener(type: "abort", cancel: () => void): void },
+  handler: (request: Request) => Promise<Response>,
+  onError: (error: unknown) => Response,
+  onListen: () => void,
+) => ServedConnection;
+
+function serveOnConnection(): ServeOnConnection | undefined {
+  const deno = Deno as unknown as Record<symbol, Record<string, unknown> | undefined> & { internal?: symbol };
+  const serve = deno.internal === undefined ? undefined : deno[deno.internal]?.serveHttpOnConnection;
+  return typeof serve === "function" ? serve as ServeOnConnection : undefined;
+}
+
+/** Binds the port (throws AddrInUse or NotCapable as Deno.listen does) and starts accepting. */
+export async function listen(handler: ConnectionHandler, options: ListenOptions): Promise<Listener> {
+  const serveOn = serveOnConnection();
+  if (!serveOn) {
+    log.info(
+      "mcp http: this Deno cannot serve one connection at a time; slow request headers are not timed out",
+    );
+    const { listenWithDenoServe } = await import("./http_listener_fallback.ts");
+    return await listenWithDenoServe(handler, options);
+  }
+  const listener = Deno.listen({ hostname: options.hostname, port: options.port });
+  const connections = new Set<ServedConnection>();
+  let closed = false;
+  const backoff: { timer?: ReturnType<typeof setTimeout>; wake: () => void } = { wake: () => {} };
+
+  const serveConnection = (conn: Deno.Conn) => {
+    let cancel: (() => void) | undefined;
+    let ended = false;
+    let inFlight = 0;
+    let idleTimer: ReturnType<typeof setTimeout> | undefined;
+    // Called by us rather than through an AbortSignal: once the connection has ended, the internal's cancel
+    // throws BadResource, which an aborted signal would raise inside its event listener, beyond any catch.
+    const drop = () => {
+      if (ended) return;
+      try {
+        cancel?.();
+      } catch {
+        // It ended meanwhile.
+      }
+    };
+    const awaitHeaders = () => {
+      if (options.headersTimeoutMs > 0) idleTimer = setTimeout(drop, options.headersTimeoutMs);
+    };
+    const settle = () => {
+      if (--inFlight === 0 && !ended) awaitHeaders();
+    };
+    const served = serveOn(
+      conn,
+      { addEventListener: (_type, fn) => void (cancel = fn) },
+      async (request) => {
+        clearTimeout(idleTimer);
+        inFlight++;
+        let response;
+        try {
+          response = await handler(request, { drop });
+        } catch (error) {
+          settle();
+          throw error;
+        }
+        return afterBody(response, settle);
+      },
+      options.onError,
+      () => {},
+    );
+    connections.add(served);
+    awaitHeaders();
+    served.finished.catch((error) => log.debug("mcp http: connection failed", error)).finally(() => {
+      ended = true;
+      clearTimeout(idleTimer);
+      connections.delete(served);
+    });
+  };
+
+  const logRefusal = refusalLog();
+  const accepting = (async () => {
+    const logFailure = acceptFailureLog();
+    let delay = ACCEPT_BACKOFF_MS.initial;
+    while (!closed) {
+      let conn;
+      try {
+        conn = await listener.accept();
+      } catch (error) {
+        if (closed || error instanceof Deno.errors.BadResource) return;
+        // EMFILE/ENFILE (or a connection reset before it was accepted): the listener itself is fine.
+        logFailure(error);
+        await new Promise<void>((resolve) => {
+          backoff.wake = resolve;
+          backoff.timer = setTimeout(resolve, delay);
+        });
+        delay = Math.min(delay * 2, ACCEPT_BACKOFF_MS.max);
+        continue;
+      }
+      delay = ACCEPT_BACKOFF_MS.initial;
+      if (connections.size >= options.maxConnections) {
+        // Held connections cost memory until their headers time out: a flood of them is turned away here.
+        logRefusal(`${connections.size} connections are open`);
+        conn.close();
+        continue;
+      }
+      serveConnection(conn);
+    }
+  })();
+
+  return {
+    addr: listener.addr,
+    connectionCount: () => connections.size,
+    async close() {
+      closed = true;
+      listener.close();
+      clearTimeout(backoff.timer);
+      backoff.wake();
+      await accepting;
+      await Promise.allSettled([...connections].map((connection) => connection.shutdown()));
+    },
+  };
+}
