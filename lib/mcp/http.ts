@@ -14,6 +14,7 @@ import { DEFAULT_HTTP_LIMITS, type HttpLimits } from "./http_limits.ts";
 import { type Connection, listen } from "./http_listener.ts";
 import { SessionTable } from "./http_sessions.ts";
 import { log } from "../log.ts";
+import { throttled } from "../log_throttle.ts";
 
 /** Builds one server instance: called once per session (stateful) or per request (stateless). */
 export type BootServer = () => McpServerHandle | Promise<McpServerHandle>;
@@ -52,13 +53,15 @@ export async function serveHttp(boot: BootServer, options: HttpOptions): Promise
   const limits = withDefaults(options);
   const sessions = new SessionTable(boot, limits);
   let port = options.listen.port;
+  // Anyone who reaches the port can send refused requests: they must not flood the log.
+  const logRefusal = throttled((message) => log.info(message));
   const handler = async (request: Request, connection: Connection): Promise<Response> => {
     if (new URL(request.url).pathname !== MCP_PATH) {
       return plainText(404, `Not found: the MCP endpoint is ${MCP_PATH}`);
     }
     const refusal = await refuseRequest(request, { listen: options.listen, port, token: options.token });
     if (refusal) {
-      log.info(`mcp http: refused ${request.method} (${refusal.status}): ${refusal.message}`);
+      logRefusal(`mcp http: refused ${request.method} (${refusal.status}): ${refusal.message}`);
       return jsonRpcError(refusal.status, refusal.message, refusal.status === 401);
     }
     let body: JsonRpcBody | undefined;

@@ -13,6 +13,7 @@
  */
 import { afterBody } from "./http_response.ts";
 import { log } from "../log.ts";
+import { throttled } from "../log_throttle.ts";
 
 /** Where and how to listen. */
 export interface ListenOptions {
@@ -47,31 +48,10 @@ export interface Listener {
 /** The first retry after a failed accept, doubled on each further failure up to the maximum. */
 export const ACCEPT_BACKOFF_MS = { initial: 10, max: 1_000 };
 
-/** Accept failures are logged at most this often: a storm of them must not flood the log. */
-const ACCEPT_LOG_INTERVAL_MS = 60_000;
-
 /** Logs the first accept failure, then at most one line a minute, with how many failed since the last. */
 export function acceptFailureLog(): (error: unknown) => void {
-  let loggedAt = -Infinity;
-  let since = 0;
-  return (error) => {
-    since++;
-    if (performance.now() - loggedAt < ACCEPT_LOG_INTERVAL_MS) return;
-    const count = since > 1 ? `, ${since} failures since the last report` : "";
-    log.error(`mcp http: cannot accept connections (${(error as Error).message}); retrying${count}`);
-    loggedAt = performance.now();
-    since = 0;
-  };
-}
-
-/** Logs the first connection refused for being one too many, then at most one line a minute. */
-function refusalLog(): (why: string) => void {
-  let loggedAt = -Infinity;
-  return (why) => {
-    if (performance.now() - loggedAt < ACCEPT_LOG_INTERVAL_MS) return;
-    log.error(`mcp http: closing new connections: ${why} (MCP_HTTP_MAX_CONNECTIONS)`);
-    loggedAt = performance.now();
-  };
+  const write = throttled((message) => log.error(message));
+  return (error) => write(`mcp http: cannot accept connections (${(error as Error).message}); retrying`);
 }
 
 interface ServedConnection {
@@ -157,7 +137,9 @@ export async function listen(handler: ConnectionHandler, options: ListenOptions)
     });
   };
 
-  const logRefusal = refusalLog();
+  const logRefusal = throttled((why) =>
+    log.error(`mcp http: closing new connections: ${why} (MCP_HTTP_MAX_CONNECTIONS)`)
+  );
   const accepting = (async () => {
     const logFailure = acceptFailureLog();
     let delay = ACCEPT_BACKOFF_MS.initial;
