@@ -63,8 +63,10 @@ export interface GrepOutcome extends Page {
 
 /** The ripgrep argv for `request`; `sorted` trades parallelism for a stable order. */
 export function grepArgs(request: GrepRequest, sorted: boolean): string[] {
-  // No --no-messages: stderr names the folders it could not read (see messages.ts).
-  const args = ["--json", "--no-config", "--binary", "--path-separator", "/"];
+  // No --no-messages: stderr names the folders it could not read (see messages.ts). No --binary: ripgrep's
+  // default drops a file at its first NUL byte, where --binary would read a 100 GB disk image to its end
+  // looking for a match; a file named as a path is still searched whole (ripgrep's rule for explicit files).
+  const args = ["--json", "--no-config", "--path-separator", "/"];
   args.push(
     { smart: "--smart-case", sensitive: "--case-sensitive", insensitive: "--ignore-case" }[
       request.case ?? "smart"
