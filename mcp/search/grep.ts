@@ -6,13 +6,14 @@
  */
 import { ToolError } from "../../lib/mcp/errors.ts";
 import type { Ripgrep } from "../../lib/ripgrep/locate.ts";
-import { parseMessages } from "../../lib/ripgrep/messages.ts";
+import { type FailedPath, parseMessages } from "../../lib/ripgrep/messages.ts";
 import { RipgrepRun } from "../../lib/ripgrep/run.ts";
 import { globFilter } from "../../lib/ripgrep/glob_filter.ts";
 import { ignoreRuleArgs, type IgnoreRules, keepListed } from "../../lib/ripgrep/ignore_rules.ts";
 import { JsonShrinker } from "../../lib/ripgrep/shrink.ts";
 import { type GrepMode, type Page, PageCollector } from "./collect.ts";
 import { slicePage } from "./slice.ts";
+import { failedError, ripgrepError } from "./ripgrep_errors.ts";
 
 /** A grep request, already validated and with its path resolved. */
 export interface GrepRequest {
@@ -59,6 +60,8 @@ export interface GrepOutcome extends Page {
   timedOut: boolean;
   /** Paths ripgrep could not read (permission denied): searched around, named in a note. */
   denied: string[];
+  /** Files ripgrep gave up on (PCRE2's match limit): named in a note beside the other files' results. */
+  failed: FailedPath[];
 }
 
 /** The ripgrep argv for `request`; `sorted` trades parallelism for a stable order. */
@@ -143,7 +146,12 @@ export async function grep(rg: Ripgrep, request: GrepRequest, options: GrepRunOp
         pageChars,
         context: request.context ?? 0,
       });
-      return { ...page, timedOut: deadline.aborted && !page.complete, denied: buffered.denied };
+      return checked(request, {
+        ...page,
+        timedOut: deadline.aborted && !page.complete,
+        denied: buffered.denied,
+        failed: buffered.failed,
+      });
     }
   }
   const sorted = await pass(rg, {
@@ -158,11 +166,20 @@ export async function grep(rg: Ripgrep, request: GrepRequest, options: GrepRunOp
     stopOnOverflow: false,
   });
   // Only a run the deadline cut short is partial; one that finished just before it is not.
-  return {
+  return checked(request, {
     ...sorted.page,
     timedOut: deadline.aborted && !sorted.page.complete && !sorted.page.more,
     denied: sorted.denied,
-  };
+    failed: sorted.failed,
+  });
+}
+
+/** An outcome with nothing to show but files ripgrep gave up on is an error, never "No matches". */
+function checked(request: GrepRequest, outcome: GrepOutcome): GrepOutcome {
+  if (outcome.units === 0 && outcome.binaryFiles === 0 && outcome.failed.length) {
+    throw failedError(request.pattern, outcome.failed, outcome.searched);
+  }
+  return outcome;
 }
 
 /** One ripgrep pass: the request, and how this pass pages it. */
@@ -181,7 +198,7 @@ interface PassOptions {
 async function pass(
   rg: Ripgrep,
   { request, options, signal, ...how }: PassOptions,
-): Promise<{ page: Page; overflowed: boolean; denied: string[] }> {
+): Promise<{ page: Page; overflowed: boolean; denied: string[]; failed: FailedPath[] }> {
   const collector = new PageCollector({
     mode: request.mode ?? "lines",
     context: request.context ?? 0,
@@ -193,7 +210,7 @@ async function pass(
     stopOnOverflow: how.stopOnOverflow,
     keep: keepListed(ignoreRules(request), request.paths),
   });
-  if (signal.aborted) return { page: collector.page(), overflowed: false, denied: [] };
+  if (signal.aborted) return { page: collector.page(), overflowed: false, denied: [], failed: [] };
   const run = new RipgrepRun(rg, grepArgs(request, how.sorted), { cwd: options.cwd, signal });
   const maxChars = options.maxRecordChars ?? MAX_RECORD_CHARS;
   for await (const line of run.lines({ maxChars, oversize: () => new JsonShrinker(maxChars) })) {
@@ -201,7 +218,7 @@ async function pass(
   }
   const exit = await run.exit;
   const page = collector.page();
-  const { denied } = parseMessages(exit.stderr);
+  const { denied, failed } = parseMessages(exit.stderr);
   if (page.units === 0 && denied.some((path) => request.paths.includes(path))) {
     throw new ToolError(
       "permission_denied",
@@ -210,21 +227,6 @@ async function pass(
       }": permission denied; search a folder you can read`,
     );
   }
-  if (exit.code === 2 && !page.complete && !exit.stopped) throw ripgrepError(request, exit.stderr);
-  return { page, overflowed: collector.overflowed && !signal.aborted, denied };
-}
-
-/** ripgrep's own words for a bad regex, glob or type, as an invalid_argument error. */
-function ripgrepError(request: GrepRequest, stderr: string): ToolError {
-  let reason = stderr.replace(/^rg: /gm, "").trim() || "ripgrep failed without a message";
-  // "error building NFA": a pattern or glob too large for ripgrep's automata.
-  if (/NFA|size limit/.test(reason)) reason += "; the pattern or a glob is too large, shorten it";
-  if (/regex|glob|file type|PCRE2|look-?around|backreference|NFA|size limit/i.test(reason)) {
-    // ripgrep suggests its own flags; the model's switches are the tool's arguments.
-    reason = reason
-      .replace(/\s*Consider enabling PCRE2[\s\S]*$/, "\nSet pcre2: true for look-around and backreferences")
-      .replace(/\s*Consider enabling multiline mode[\s\S]*$/, "\nSet multiline: true to match across lines");
-    return new ToolError("invalid_argument", `Cannot search for /${request.pattern}/: ${reason}`);
-  }
-  return new ToolError("internal", `Cannot search for /${request.pattern}/: ${reason}`);
+  if (exit.code === 2 && !page.complete && !exit.stopped) throw ripgrepError(request.pattern, exit.stderr);
+  return { page, overflowed: collector.overflowed && !signal.aborted, denied, failed };
 }

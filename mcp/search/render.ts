@@ -1,5 +1,5 @@
 /** search_grep's text: a heading per file, `line:text` / `line-context`, and one summary line. */
-import { deniedNote } from "../../lib/ripgrep/messages.ts";
+import { deniedNote, failedNotes } from "../../lib/ripgrep/messages.ts";
 import { formatCount } from "../../lib/text/format.ts";
 import { showPath } from "../../lib/workspace/path_text.ts";
 import type { GrepMode, ShownFile } from "./collect.ts";
@@ -76,6 +76,7 @@ function notesOf(outcome: GrepOutcome, request: RenderRequest): string[] {
     );
   }
   if (outcome.denied.length) notes.push(deniedNote(outcome.denied));
+  notes.push(...failedNotes(outcome.failed));
   if (outcome.timedOut) {
     notes.push(timeoutNote(request.timeoutMs, "results are partial; narrow path, glob or type"));
   }
