@@ -1,19 +1,15 @@
 /**
- * search_grep's engine: the ripgrep argv, a fast unsorted first pass that settles small result sets, a
- * path-sorted pass when results must be paged (so `offset` always means the same thing), the timeout, and
- * ripgrep's fatal errors as ToolErrors.
+ * search_grep's engine: a fast unsorted first pass that settles small result sets, a path-sorted pass when
+ * results must be paged (so `offset` always means the same thing), and the timeout. One pass (ripgrep's argv,
+ * its output into a page) is pass.ts.
  * @module
  */
-import { ToolError } from "../../lib/mcp/errors.ts";
 import type { Ripgrep } from "../../lib/ripgrep/locate.ts";
-import { type FailedPath, parseMessages } from "../../lib/ripgrep/messages.ts";
-import { RipgrepRun } from "../../lib/ripgrep/run.ts";
-import { globFilter } from "../../lib/ripgrep/glob_filter.ts";
-import { ignoreRuleArgs, type IgnoreRules, keepListed } from "../../lib/ripgrep/ignore_rules.ts";
-import { JsonShrinker } from "../../lib/ripgrep/shrink.ts";
-import { type GrepMode, type Page, PageCollector } from "./collect.ts";
+import type { FailedPath } from "../../lib/ripgrep/messages.ts";
+import type { GrepMode, Page } from "./collect.ts";
+import { pass } from "./pass.ts";
 import { slicePage } from "./slice.ts";
-import { failedError, ripgrepError } from "./ripgrep_errors.ts";
+import { failedError } from "./ripgrep_errors.ts";
 
 /** A grep request, already validated and with its path resolved. */
 export interface GrepRequest {
@@ -64,51 +60,10 @@ export interface GrepOutcome extends Page {
   failed: FailedPath[];
 }
 
-/** The ripgrep argv for `request`; `sorted` trades parallelism for a stable order. */
-export function grepArgs(request: GrepRequest, sorted: boolean): string[] {
-  // No --no-messages: stderr names the folders it could not read (see messages.ts). No --binary: ripgrep's
-  // default drops a file at its first NUL byte, where --binary would read a 100 GB disk image to its end
-  // looking for a match; a file named as a path is still searched whole (ripgrep's rule for explicit files).
-  const args = ["--json", "--no-config", "--path-separator", "/"];
-  args.push(
-    { smart: "--smart-case", sensitive: "--case-sensitive", insensitive: "--ignore-case" }[
-      request.case ?? "smart"
-    ],
-  );
-  if (request.fixed) args.push("--fixed-strings");
-  if (request.word) args.push("--word-regexp");
-  if (request.multiline) args.push("--multiline");
-  if (request.pcre2) args.push("--pcre2");
-  if (request.context && (request.mode ?? "lines") === "lines") {
-    args.push("--context", String(request.context));
-  }
-  if (request.mode === "files") args.push("--max-count", "1");
-  args.push(...ignoreRuleArgs(ignoreRules(request)));
-  for (const type of request.types ?? []) args.push("--type", type);
-  // `--sort path` runs on one thread already.
-  if (sorted) args.push("--sort", "path");
-  else if (request.smallTree) args.push("--threads", "1");
-  args.push("--regexp", request.pattern, "--", ...request.paths);
-  return args;
-}
-
-/** The ignore rules of a request; its positive globs are applied to result paths (`keepListed`). */
-function ignoreRules(request: GrepRequest): IgnoreRules {
-  return {
-    hidden: request.hidden,
-    noIgnore: request.noIgnore,
-    inGitRepo: request.inGitRepo ?? false,
-    globs: request.globs?.length ? globFilter(request.globs) : undefined,
-    types: (request.types?.length ?? 0) > 0,
-  };
-}
-
 /** A first, parallel pass keeps up to this many units in memory; a larger result set is paged by a sorted run. */
 const BUFFER_UNITS = 2_000;
 /** ... and up to this much text. */
 const BUFFER_CHARS = 4_000_000;
-/** A match record (one line, as JSON) longer than this is shrunk while it streams in, never built whole. */
-const MAX_RECORD_CHARS = 1_000_000;
 /** Pages past this offset skip the buffered pass. */
 const MAX_BUFFERED_END = 20_000;
 
@@ -180,53 +135,4 @@ function checked(request: GrepRequest, outcome: GrepOutcome): GrepOutcome {
     throw failedError(request.pattern, outcome.failed, outcome.searched);
   }
   return outcome;
-}
-
-/** One ripgrep pass: the request, and how this pass pages it. */
-interface PassOptions {
-  request: GrepRequest;
-  options: GrepRunOptions;
-  signal: AbortSignal;
-  sorted: boolean;
-  offset: number;
-  limit: number;
-  pageChars: number;
-  countHorizon: number;
-  stopOnOverflow: boolean;
-}
-
-async function pass(
-  rg: Ripgrep,
-  { request, options, signal, ...how }: PassOptions,
-): Promise<{ page: Page; overflowed: boolean; denied: string[]; failed: FailedPath[] }> {
-  const collector = new PageCollector({
-    mode: request.mode ?? "lines",
-    context: request.context ?? 0,
-    maxLineChars: options.maxLineChars ?? 250,
-    offset: how.offset,
-    limit: how.limit,
-    pageChars: how.pageChars,
-    countHorizon: how.countHorizon,
-    stopOnOverflow: how.stopOnOverflow,
-    keep: keepListed(ignoreRules(request), request.paths),
-  });
-  if (signal.aborted) return { page: collector.page(), overflowed: false, denied: [], failed: [] };
-  const run = new RipgrepRun(rg, grepArgs(request, how.sorted), { cwd: options.cwd, signal });
-  const maxChars = options.maxRecordChars ?? MAX_RECORD_CHARS;
-  for await (const line of run.lines({ maxChars, oversize: () => new JsonShrinker(maxChars) })) {
-    if (!collector.feed(line)) break;
-  }
-  const exit = await run.exit;
-  const page = collector.page();
-  const { denied, failed } = parseMessages(exit.stderr);
-  if (page.units === 0 && denied.some((path) => request.paths.includes(path))) {
-    throw new ToolError(
-      "permission_denied",
-      `Cannot search "${
-        denied.find((path) => request.paths.includes(path))
-      }": permission denied; search a folder you can read`,
-    );
-  }
-  if (exit.code === 2 && !page.complete && !exit.stopped) throw ripgrepError(request.pattern, exit.stderr);
-  return { page, overflowed: collector.overflowed && !signal.aborted, denied, failed };
 }

@@ -50,9 +50,10 @@ function renderFile(file: ShownFile, context: number): string {
 /** `250 matching lines in 40 files (showing 1-100; offset=100 for more)` */
 function summary(outcome: GrepOutcome, request: RenderRequest): string {
   const plus = outcome.complete ? "" : "+";
-  // In lines mode pages count match events: a line, or a whole region with multiline.
+  // In lines mode pages count match events: a line, or a whole region with multiline. ripgrep's own count
+  // (count mode) also counts a match spanning lines once.
   const n = request.mode === "lines" ? outcome.units : outcome.matchedLines;
-  const noun = request.mode === "lines" && request.multiline ? "match" : "matching line";
+  const noun = request.mode !== "files" && request.multiline ? "match" : "matching line";
   const lines = `${formatCount(n)}${plus} ${n === 1 ? noun : noun === "match" ? "matches" : `${noun}s`}`;
   const files = `${formatCount(outcome.matchedFiles)}${plus} ${plural(outcome.matchedFiles, "file")}`;
   const total = request.mode === "files" ? files : `${lines} in ${files}`;
