@@ -31,6 +31,8 @@ export interface GrepRequest {
   noIgnore?: boolean;
   /** The searched paths lie in a git repository (`insideGitRepo`); default false. */
   inGitRepo?: boolean;
+  /** Outside a repository, the workspace's ignore rules above a searched subfolder (`ignoreScope`). */
+  above?: (path: string) => boolean;
   /** The searched tree is small (`isSmallTree`): one ripgrep thread is faster than its parallel walker. */
   smallTree?: boolean;
 }

@@ -42,5 +42,6 @@ export function grepIgnoreRules(request: GrepRequest): IgnoreRules {
     inGitRepo: request.inGitRepo ?? false,
     globs: request.globs?.length ? globFilter(request.globs) : undefined,
     types: (request.types?.length ?? 0) > 0,
+    above: request.above,
   };
 }
