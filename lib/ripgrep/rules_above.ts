@@ -8,7 +8,7 @@
  * @module
  */
 import { platform } from "../platform/mod.ts";
-import { compile, type CompiledGlob } from "./glob_filter.ts";
+import { type IgnoreLine, ignoreLine, reachesUnder } from "./ignore_line.ts";
 
 /** The ignore files ripgrep reads, strongest first. */
 const KINDS = [".rgignore", ".ignore", ".gitignore"];
@@ -29,38 +29,65 @@ export interface AboveOptions {
  */
 export async function rulesAbove(options: AboveOptions): Promise<((path: string) => boolean) | undefined> {
   const folders = between(options.top, options.folder);
-  // Per kind, deepest folder first.
+  // Per kind, deepest folder first; each folder with the walked folder's path from it (`/`-separated).
+  const slashes = (path: string) => path.replaceAll("\\", "/");
   const kinds = await Promise.all(KINDS.map(async (kind) => {
-    const read = await Promise.all(
-      folders.map(async (folder) => ({ folder, lines: await readRules(folder, kind) })),
-    );
+    const read = await Promise.all(folders.map(async (folder) => {
+      const down = slashes(platform.path.relative(folder, options.folder));
+      return { down, lines: (await readRules(folder, kind)).filter((line) => reachesUnder(line, down)) };
+    }));
     return read.filter((rules) => rules.lines.length).reverse();
   }));
   if (kinds.every((rules) => rules.length === 0)) return undefined;
-  const folderIgnored = new Map<string, boolean>();
-  const ignored = (path: string, isDir: boolean) => {
+  // `below` is a path under the walked folder, `/`-separated; no path module in this loop: it runs per file.
+  const ignored = (below: string, isDir: boolean) => {
+    const name = below.slice(below.lastIndexOf("/") + 1);
     for (const rules of kinds) {
-      for (const { folder, lines } of rules) {
-        const relative = platform.path.relative(folder, path).replaceAll("\\", "/");
-        const match = lines.findLast((line) => (isDir || !line.dirOnly) && line.test(relative));
-        if (match) return !match.exclude;
+      for (const { down, lines } of rules) {
+        const match = lines.findLast((line) =>
+          (isDir || !line.dirOnly) && line.test(line.onName ? name : `${down}/${below}`)
+        );
+        if (match) return !match.whitelist;
       }
     }
     return false;
   };
+  const folderIgnored = new Map<string, boolean>();
+  const under = listedUnder(options);
   return (listed) => {
-    const path = platform.path.resolve(options.cwd, listed);
-    if (!platform.isInside(path, options.folder) || path === options.folder) return true;
-    const parts = platform.path.relative(options.folder, path).split(/[/\\]/);
-    let current = options.folder;
-    for (const [index, part] of parts.entries()) {
-      current = platform.path.join(current, part);
-      if (index === parts.length - 1) return !ignored(current, false);
-      let hidden = folderIgnored.get(current);
-      if (hidden === undefined) folderIgnored.set(current, hidden = ignored(current, true));
+    const below = under(slashes(listed));
+    if (below === null) return true;
+    const parts = below.split("/");
+    for (let end = 1; end < parts.length; end++) {
+      const folder = parts.slice(0, end).join("/");
+      let hidden = folderIgnored.get(folder);
+      if (hidden === undefined) folderIgnored.set(folder, hidden = ignored(folder, true));
       if (hidden) return false;
     }
-    return true;
+    return !ignored(below, false);
+  };
+}
+
+/**
+ * Turns a listed path (`/`-separated, relative to the cwd or absolute) into its part below the walked
+ * folder, or null when it is not below it (a file named as path). ripgrep prints the walked folder as it was
+ * given, so a prefix test does.
+ */
+function listedUnder(options: AboveOptions): (listed: string) => string | null {
+  const absolute = `${options.folder.replaceAll("\\", "/").replace(/\/$/, "")}/`;
+  const relative = options.folder === options.cwd
+    ? ""
+    : `${platform.path.relative(options.cwd, options.folder).replaceAll("\\", "/")}/`;
+  return (listed) => {
+    const path = listed.replace(/^(?:\.\/)+/, "");
+    const rest = path.startsWith(absolute)
+      ? path.slice(absolute.length)
+      : relative === "" || path.startsWith(relative)
+      ? path.slice(relative.length)
+      : null;
+    return rest === null || rest === "" || platform.path.isAbsolute(rest) || rest.startsWith("../")
+      ? null
+      : rest;
   };
 }
 
@@ -75,21 +102,21 @@ function between(top: string, folder: string): string[] {
   return folders;
 }
 
-/** An ignore file's lines as compiled globs; a missing or unreadable file has none, a bad line is skipped. */
-async function readRules(folder: string, kind: string): Promise<CompiledGlob[]> {
+/** An ignore file's lines as rules; a missing or unreadable file has none, a bad line is skipped. */
+async function readRules(folder: string, kind: string): Promise<IgnoreLine[]> {
   let text: string;
   try {
     text = await Deno.readTextFile(platform.path.join(folder, kind));
   } catch {
     return [];
   }
-  const rules: CompiledGlob[] = [];
+  const rules: IgnoreLine[] = [];
   for (const raw of text.split("\n")) {
     // gitignore: `#` starts a comment, trailing spaces go unless escaped.
     const line = raw.replace(/\r$/, "").replace(/(?<!\\)\s+$/, "");
     if (line === "" || line.startsWith("#")) continue;
     try {
-      rules.push(compile(line));
+      rules.push(ignoreLine(line));
     } catch {
       // ripgrep skips a line it cannot parse, with a warning.
     }
