@@ -73,7 +73,7 @@ const call = async (name: string, args: Record<string, unknown>) =>
   textOf(await ours.callTool({ name, arguments: args }));
 
 // The flags search_grep passes (its first, parallel pass), minus --json: what a user would type.
-const RG_FLAGS = ["--no-config", "--no-messages", "--binary", "--no-require-git", "--smart-case", "-n"];
+const RG_FLAGS = ["--no-config", "--no-messages", "--no-require-git", "--smart-case", "-n"];
 const rows: string[] = [];
 const row = (cells: Array<string | number>) => rows.push(`| ${cells.join(" | ")} |`);
 const ms = (n: number) => `${Math.round(n)} ms`;

@@ -23,6 +23,8 @@ export interface ListFilesOptions {
   sort?: "path" | "newest";
   /** The cwd lies in a git repository (`insideGitRepo`); false also honours .gitignore without one. Default true. */
   inGitRepo?: boolean;
+  /** Outside a repository, the workspace's ignore rules above the walked folder (`ignoreScope`). */
+  above?: (path: string) => boolean;
   /** Print `/` separators on every OS (`--path-separator /`). */
   slashes?: boolean;
   signal?: AbortSignal;
@@ -67,6 +69,7 @@ function ignoreRules(options: ListFilesOptions): IgnoreRules {
     noIgnore: options.noIgnore,
     inGitRepo: options.inGitRepo ?? true,
     globs: options.globs?.length ? globFilter(options.globs) : undefined,
+    above: options.above,
   };
 }
 

@@ -20,9 +20,13 @@ export interface GlobFilter {
   matches(path: string): boolean;
 }
 
-interface CompiledGlob {
+/** One glob, compiled with gitignore's rules (also how ignore-file lines are read: rules_above.ts). */
+export interface CompiledGlob {
+  /** It started with `!`. */
   exclude: boolean;
+  /** It ended with `/`: it matches folders only. */
   dirOnly: boolean;
+  /** Whether a `/`-separated path relative to the glob's base matches. */
   test: (path: string) => boolean;
 }
 
@@ -61,7 +65,8 @@ function relativeParts(path: string): string[] {
   return path.replaceAll("\\", "/").replace(/^[A-Za-z]:\//, "/").split("/").filter((p) => p && p !== ".");
 }
 
-function compile(glob: string): CompiledGlob {
+/** Compiles one glob; a malformed one is an invalid_argument ToolError. */
+export function compile(glob: string): CompiledGlob {
   let body = glob;
   const exclude = body.startsWith("!");
   if (exclude) body = body.slice(1);

@@ -8,7 +8,7 @@
 import { ToolError, toToolError } from "../../lib/mcp/errors.ts";
 import { platform, toSlashes } from "../../lib/platform/mod.ts";
 import { listFiles } from "../../lib/ripgrep/files.ts";
-import { insideGitRepo } from "../../lib/ripgrep/ignore_rules.ts";
+import { ignoreScope } from "../../lib/ripgrep/ignore_rules.ts";
 import { RIPGREP_HINT } from "../../lib/ripgrep/locate.ts";
 import { deniedNote, parseMessages } from "../../lib/ripgrep/messages.ts";
 import { capText } from "../../lib/text/cap.ts";
@@ -45,12 +45,13 @@ export async function listTree(deps: FsDeps, request: ListRequest, signal?: Abor
     throw new ToolError("unavailable", `Cannot list "${request.path}": ripgrep not found; ${RIPGREP_HINT}`);
   }
   const root = newFolder(".");
+  const tops = [...deps.workspace.roots, ...deps.workspace.allowDirs];
   const { run, paths } = listFiles(rg, {
     cwd: real,
     hidden: request.hidden,
     noIgnore: request.all,
     // The same rules as search-mcp, decided in lib/ripgrep/ignore_rules.ts.
-    inGitRepo: await insideGitRepo([real]),
+    ...await ignoreScope(real, { tops, cwd: real }),
     globs: COLLAPSED.map((name) => `!${name}`),
     signal,
   });

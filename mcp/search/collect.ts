@@ -1,5 +1,5 @@
 /**
- * Turns the `rg --json` line stream into one page of results: skips `offset` units (matching lines, or
+ * Turns the `rg --json` line stream (or, in count mode, ripgrep's per-file counts) into one page of results: skips `offset` units (matching lines, or
  * files in files/count mode), keeps `limit` of them with their context, counts on for a bounded horizon,
  * and tells the caller when ripgrep can be stopped. A file's lines are held until its `end` event, which
  * says whether it was binary: binary files are dropped and only counted.
@@ -115,6 +115,18 @@ export class PageCollector {
       this.#searched = event.stats.searches;
     }
     return true;
+  }
+
+  /** Takes one file's count of matching lines (`rg --count`, count mode); false when ripgrep may stop. */
+  count(path: string, lines: number): boolean {
+    this.#file = this.#options.keep?.(path) === false ? null : newFile(path);
+    return this.#end(null, lines);
+  }
+
+  /** ripgrep ran to its end (count mode, where it does not say how many files it searched): totals are exact. */
+  finish(searched: number | null): void {
+    this.#complete = true;
+    this.#searched = searched;
   }
 
   /** The page as it stands; a file cut off mid-stream counts as text. */

@@ -21,6 +21,8 @@ export interface GlobRequest {
   noIgnore?: boolean;
   /** The searched paths lie in a git repository (`insideGitRepo`); default false. */
   inGitRepo?: boolean;
+  /** Outside a repository, the workspace's ignore rules above a searched subfolder (`ignoreScope`). */
+  above?: (path: string) => boolean;
 }
 
 /** Where and how long ripgrep runs. */
@@ -47,6 +49,7 @@ export async function glob(rg: Ripgrep, request: GlobRequest, options: GlobRunOp
     hidden,
     noIgnore: request.noIgnore,
     inGitRepo: request.inGitRepo ?? false,
+    above: request.above,
     slashes: true,
     sort: request.sort === "path" ? "path" : "newest",
     signal,

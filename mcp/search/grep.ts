@@ -1,18 +1,15 @@
 /**
- * search_grep's engine: the ripgrep argv, a fast unsorted first pass that settles small result sets, a
- * path-sorted pass when results must be paged (so `offset` always means the same thing), the timeout, and
- * ripgrep's fatal errors as ToolErrors.
+ * search_grep's engine: a fast unsorted first pass that settles small result sets, a path-sorted pass when
+ * results must be paged (so `offset` always means the same thing), and the timeout. One pass (ripgrep's argv,
+ * its output into a page) is pass.ts.
  * @module
  */
-import { ToolError } from "../../lib/mcp/errors.ts";
 import type { Ripgrep } from "../../lib/ripgrep/locate.ts";
-import { parseMessages } from "../../lib/ripgrep/messages.ts";
-import { RipgrepRun } from "../../lib/ripgrep/run.ts";
-import { globFilter } from "../../lib/ripgrep/glob_filter.ts";
-import { ignoreRuleArgs, type IgnoreRules, keepListed } from "../../lib/ripgrep/ignore_rules.ts";
-import { JsonShrinker } from "../../lib/ripgrep/shrink.ts";
-import { type GrepMode, type Page, PageCollector } from "./collect.ts";
+import type { FailedPath } from "../../lib/ripgrep/messages.ts";
+import type { GrepMode, Page } from "./collect.ts";
+import { pass } from "./pass.ts";
 import { slicePage } from "./slice.ts";
+import { failedError } from "./ripgrep_errors.ts";
 
 /** A grep request, already validated and with its path resolved. */
 export interface GrepRequest {
@@ -34,6 +31,8 @@ export interface GrepRequest {
   noIgnore?: boolean;
   /** The searched paths lie in a git repository (`insideGitRepo`); default false. */
   inGitRepo?: boolean;
+  /** Outside a repository, the workspace's ignore rules above a searched subfolder (`ignoreScope`). */
+  above?: (path: string) => boolean;
   /** The searched tree is small (`isSmallTree`): one ripgrep thread is faster than its parallel walker. */
   smallTree?: boolean;
 }
@@ -59,51 +58,14 @@ export interface GrepOutcome extends Page {
   timedOut: boolean;
   /** Paths ripgrep could not read (permission denied): searched around, named in a note. */
   denied: string[];
-}
-
-/** The ripgrep argv for `request`; `sorted` trades parallelism for a stable order. */
-export function grepArgs(request: GrepRequest, sorted: boolean): string[] {
-  // No --no-messages: stderr names the folders it could not read (see messages.ts).
-  const args = ["--json", "--no-config", "--binary", "--path-separator", "/"];
-  args.push(
-    { smart: "--smart-case", sensitive: "--case-sensitive", insensitive: "--ignore-case" }[
-      request.case ?? "smart"
-    ],
-  );
-  if (request.fixed) args.push("--fixed-strings");
-  if (request.word) args.push("--word-regexp");
-  if (request.multiline) args.push("--multiline");
-  if (request.pcre2) args.push("--pcre2");
-  if (request.context && (request.mode ?? "lines") === "lines") {
-    args.push("--context", String(request.context));
-  }
-  if (request.mode === "files") args.push("--max-count", "1");
-  args.push(...ignoreRuleArgs(ignoreRules(request)));
-  for (const type of request.types ?? []) args.push("--type", type);
-  // `--sort path` runs on one thread already.
-  if (sorted) args.push("--sort", "path");
-  else if (request.smallTree) args.push("--threads", "1");
-  args.push("--regexp", request.pattern, "--", ...request.paths);
-  return args;
-}
-
-/** The ignore rules of a request; its positive globs are applied to result paths (`keepListed`). */
-function ignoreRules(request: GrepRequest): IgnoreRules {
-  return {
-    hidden: request.hidden,
-    noIgnore: request.noIgnore,
-    inGitRepo: request.inGitRepo ?? false,
-    globs: request.globs?.length ? globFilter(request.globs) : undefined,
-    types: (request.types?.length ?? 0) > 0,
-  };
+  /** Files ripgrep gave up on (PCRE2's match limit): named in a note beside the other files' results. */
+  failed: FailedPath[];
 }
 
 /** A first, parallel pass keeps up to this many units in memory; a larger result set is paged by a sorted run. */
 const BUFFER_UNITS = 2_000;
 /** ... and up to this much text. */
 const BUFFER_CHARS = 4_000_000;
-/** A match record (one line, as JSON) longer than this is shrunk while it streams in, never built whole. */
-const MAX_RECORD_CHARS = 1_000_000;
 /** Pages past this offset skip the buffered pass. */
 const MAX_BUFFERED_END = 20_000;
 
@@ -141,7 +103,12 @@ export async function grep(rg: Ripgrep, request: GrepRequest, options: GrepRunOp
         pageChars,
         context: request.context ?? 0,
       });
-      return { ...page, timedOut: deadline.aborted && !page.complete, denied: buffered.denied };
+      return checked(request, {
+        ...page,
+        timedOut: deadline.aborted && !page.complete,
+        denied: buffered.denied,
+        failed: buffered.failed,
+      });
     }
   }
   const sorted = await pass(rg, {
@@ -156,73 +123,18 @@ export async function grep(rg: Ripgrep, request: GrepRequest, options: GrepRunOp
     stopOnOverflow: false,
   });
   // Only a run the deadline cut short is partial; one that finished just before it is not.
-  return {
+  return checked(request, {
     ...sorted.page,
     timedOut: deadline.aborted && !sorted.page.complete && !sorted.page.more,
     denied: sorted.denied,
-  };
-}
-
-/** One ripgrep pass: the request, and how this pass pages it. */
-interface PassOptions {
-  request: GrepRequest;
-  options: GrepRunOptions;
-  signal: AbortSignal;
-  sorted: boolean;
-  offset: number;
-  limit: number;
-  pageChars: number;
-  countHorizon: number;
-  stopOnOverflow: boolean;
-}
-
-async function pass(
-  rg: Ripgrep,
-  { request, options, signal, ...how }: PassOptions,
-): Promise<{ page: Page; overflowed: boolean; denied: string[] }> {
-  const collector = new PageCollector({
-    mode: request.mode ?? "lines",
-    context: request.context ?? 0,
-    maxLineChars: options.maxLineChars ?? 250,
-    offset: how.offset,
-    limit: how.limit,
-    pageChars: how.pageChars,
-    countHorizon: how.countHorizon,
-    stopOnOverflow: how.stopOnOverflow,
-    keep: keepListed(ignoreRules(request), request.paths),
+    failed: sorted.failed,
   });
-  if (signal.aborted) return { page: collector.page(), overflowed: false, denied: [] };
-  const run = new RipgrepRun(rg, grepArgs(request, how.sorted), { cwd: options.cwd, signal });
-  const maxChars = options.maxRecordChars ?? MAX_RECORD_CHARS;
-  for await (const line of run.lines({ maxChars, oversize: () => new JsonShrinker(maxChars) })) {
-    if (!collector.feed(line)) break;
-  }
-  const exit = await run.exit;
-  const page = collector.page();
-  const { denied } = parseMessages(exit.stderr);
-  if (page.units === 0 && denied.some((path) => request.paths.includes(path))) {
-    throw new ToolError(
-      "permission_denied",
-      `Cannot search "${
-        denied.find((path) => request.paths.includes(path))
-      }": permission denied; search a folder you can read`,
-    );
-  }
-  if (exit.code === 2 && !page.complete && !exit.stopped) throw ripgrepError(request, exit.stderr);
-  return { page, overflowed: collector.overflowed && !signal.aborted, denied };
 }
 
-/** ripgrep's own words for a bad regex, glob or type, as an invalid_argument error. */
-function ripgrepError(request: GrepRequest, stderr: string): ToolError {
-  let reason = stderr.replace(/^rg: /gm, "").trim() || "ripgrep failed without a message";
-  // "error building NFA": a pattern or glob too large for ripgrep's automata.
-  if (/NFA|size limit/.test(reason)) reason += "; the pattern or a glob is too large, shorten it";
-  if (/regex|glob|file type|PCRE2|look-?around|backreference|NFA|size limit/i.test(reason)) {
-    // ripgrep suggests its own flags; the model's switches are the tool's arguments.
-    reason = reason
-      .replace(/\s*Consider enabling PCRE2[\s\S]*$/, "\nSet pcre2: true for look-around and backreferences")
-      .replace(/\s*Consider enabling multiline mode[\s\S]*$/, "\nSet multiline: true to match across lines");
-    return new ToolError("invalid_argument", `Cannot search for /${request.pattern}/: ${reason}`);
+/** An outcome with nothing to show but files ripgrep gave up on is an error, never "No matches". */
+function checked(request: GrepRequest, outcome: GrepOutcome): GrepOutcome {
+  if (outcome.units === 0 && outcome.binaryFiles === 0 && outcome.failed.length) {
+    throw failedError(request.pattern, outcome.failed, outcome.searched);
   }
-  return new ToolError("internal", `Cannot search for /${request.pattern}/: ${reason}`);
+  return outcome;
 }

@@ -1,5 +1,5 @@
 /** search_grep's text: a heading per file, `line:text` / `line-context`, and one summary line. */
-import { deniedNote } from "../../lib/ripgrep/messages.ts";
+import { deniedNote, failedNotes } from "../../lib/ripgrep/messages.ts";
 import { formatCount } from "../../lib/text/format.ts";
 import { showPath } from "../../lib/workspace/path_text.ts";
 import type { GrepMode, ShownFile } from "./collect.ts";
@@ -50,9 +50,10 @@ function renderFile(file: ShownFile, context: number): string {
 /** `250 matching lines in 40 files (showing 1-100; offset=100 for more)` */
 function summary(outcome: GrepOutcome, request: RenderRequest): string {
   const plus = outcome.complete ? "" : "+";
-  // In lines mode pages count match events: a line, or a whole region with multiline.
+  // In lines mode pages count match events: a line, or a whole region with multiline. ripgrep's own count
+  // (count mode) also counts a match spanning lines once.
   const n = request.mode === "lines" ? outcome.units : outcome.matchedLines;
-  const noun = request.mode === "lines" && request.multiline ? "match" : "matching line";
+  const noun = request.mode !== "files" && request.multiline ? "match" : "matching line";
   const lines = `${formatCount(n)}${plus} ${n === 1 ? noun : noun === "match" ? "matches" : `${noun}s`}`;
   const files = `${formatCount(outcome.matchedFiles)}${plus} ${plural(outcome.matchedFiles, "file")}`;
   const total = request.mode === "files" ? files : `${lines} in ${files}`;
@@ -76,6 +77,7 @@ function notesOf(outcome: GrepOutcome, request: RenderRequest): string[] {
     );
   }
   if (outcome.denied.length) notes.push(deniedNote(outcome.denied));
+  notes.push(...failedNotes(outcome.failed));
   if (outcome.timedOut) {
     notes.push(timeoutNote(request.timeoutMs, "results are partial; narrow path, glob or type"));
   }

@@ -8,7 +8,7 @@ import type { Workspace } from "../../lib/workspace/workspace.ts";
 import { platform } from "../../lib/platform/mod.ts";
 import { grep } from "./grep.ts";
 import { glob } from "./glob.ts";
-import { insideGitRepo } from "../../lib/ripgrep/ignore_rules.ts";
+import { type IgnoreScope, ignoreScope, insideGitRepo } from "../../lib/ripgrep/ignore_rules.ts";
 import { isSmallTree } from "../../lib/ripgrep/small_tree.ts";
 import { renderGrep } from "./render.ts";
 
@@ -50,7 +50,7 @@ export function createTools(deps: SearchDeps): ToolDefinition[] {
       annotations: READ_ONLY,
       run: async (input, { signal }) => {
         refuseNul("search_grep", [input.pattern, ...toList(input.glob), input.type ?? ""]);
-        const { paths, where, inGitRepo, smallTree } = await targets(deps.workspace, input.path, {
+        const { paths, where, inGitRepo, above, smallTree } = await targets(deps.workspace, input.path, {
           sizeUp: true,
         });
         const mode = input.mode ?? "lines";
@@ -73,6 +73,7 @@ export function createTools(deps: SearchDeps): ToolDefinition[] {
           hidden: input.hidden,
           noIgnore: input.no_ignore,
           inGitRepo,
+          above,
           smallTree,
         }, { cwd: deps.workspace.primary, timeoutMs: deps.timeoutMs, signal });
         return renderGrep(outcome, {
@@ -102,7 +103,7 @@ export function createTools(deps: SearchDeps): ToolDefinition[] {
       annotations: READ_ONLY,
       run: async (input, { signal }) => {
         refuseNul("search_glob", toList(input.pattern));
-        const { paths, where, inGitRepo } = await targets(deps.workspace, input.path);
+        const { paths, where, inGitRepo, above } = await targets(deps.workspace, input.path);
         return await glob(await deps.ripgrep(), {
           patterns: toList(input.pattern),
           paths,
@@ -113,6 +114,7 @@ export function createTools(deps: SearchDeps): ToolDefinition[] {
           hidden: input.hidden,
           noIgnore: input.no_ignore,
           inGitRepo,
+          above,
         }, { cwd: deps.workspace.primary, timeoutMs: deps.timeoutMs, signal });
       },
     }),
@@ -138,14 +140,15 @@ function toList(value: string | string[] | undefined): string[] {
 /**
  * What to search, as ripgrep and the model see it: the given path (once it is known to be inside), or by
  * default every workspace root, primary first (relative), the others absolute; a root inside another is
- * searched once. `inGitRepo` decides the ignore rules: true when any target lies in a git repository.
+ * searched once. `inGitRepo` decides the ignore rules: true when any target lies in a git repository;
+ * outside one, `above` holds the workspace's ignore rules above a subfolder (`ignoreScope`).
  * With `sizeUp`, `smallTree` tells whether the target is a file or a small tree (`isSmallTree`).
  */
 async function targets(
   workspace: Workspace,
   path: string | undefined,
   options: { sizeUp?: boolean } = {},
-): Promise<{ paths: string[]; where: string; inGitRepo: boolean; smallTree: boolean }> {
+): Promise<{ paths: string[]; where: string; smallTree: boolean } & IgnoreScope> {
   const sizeUp = (folders: string[]) => options.sizeUp ? isSmallTree(folders) : Promise.resolve(false);
   if (path === undefined) {
     await workspace.ready();
@@ -171,10 +174,13 @@ async function targets(
   if (!info.isFile && !info.isDirectory) {
     throw new ToolError("invalid_argument", `Cannot search "${path}": not a regular file or folder`);
   }
-  const folder = info.isDirectory ? real : platform.path.dirname(real);
-  const [inGitRepo, smallTree] = await Promise.all([
-    insideGitRepo([folder]),
+  // A file named as path is searched whatever the ignore rules say; a folder's walk needs its scope.
+  const tops = [...workspace.roots, ...workspace.allowDirs];
+  const [scope, smallTree] = await Promise.all([
+    info.isFile
+      ? insideGitRepo([platform.path.dirname(real)]).then((inGitRepo) => ({ inGitRepo }))
+      : ignoreScope(real, { tops, cwd: workspace.primary }),
     info.isFile ? Promise.resolve(Boolean(options.sizeUp)) : sizeUp([real]),
   ]);
-  return { paths: [workspace.relative(real)], where: workspace.display(real), inGitRepo, smallTree };
+  return { paths: [workspace.relative(real)], where: workspace.display(real), smallTree, ...scope };
 }

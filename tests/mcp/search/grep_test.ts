@@ -189,19 +189,6 @@ Deno.test("search_grep cuts long lines around the match", async () => {
   assert.ok(line.length < 300, `line has ${line.length} chars`);
 });
 
-Deno.test("search_grep skips binary files and reports them as a count", async () => {
-  await using ws = await tempWorkspace({
-    ...GIT,
-    "a.txt": "needle\n",
-    "img.bin": new Uint8Array([0x6e, 0x65, 0x65, 0x64, 0x6c, 0x65, 0, 1, 2, 0x0a]),
-  });
-  await using c = await connectSearch(ws.path);
-  assert.equal(
-    await c.text("search_grep", { pattern: "needle" }),
-    "a.txt\n1:needle\n\n1 matching line in 1 file\n1 binary file matched (skipped)",
-  );
-});
-
 Deno.test("search_grep: no match is a short line, not an error", async () => {
   await using ws = await tempWorkspace({ ...GIT, "src/a.ts": "x\n", "src/b.ts": "y\n" });
   await using c = await connectSearch(ws.path);

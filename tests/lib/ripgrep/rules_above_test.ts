@@ -1,0 +1,113 @@
+import assert from "node:assert/strict";
+import { rulesAbove } from "../../../lib/ripgrep/rules_above.ts";
+import { ignoreRuleArgs, ignoreScope } from "../../../lib/ripgrep/ignore_rules.ts";
+import { tempWorkspace } from "../../_support/workspace.ts";
+import { requireRipgrep } from "../../../lib/ripgrep/locate.ts";
+
+Deno.test("rulesAbove reads the ignore files between the top and the walked folder, as ripgrep would", async () => {
+  await using ws = await tempWorkspace({
+    "top/.gitignore": "*.log\n!keep.log\n# a comment\nbuild/\n/anchored.txt\nsub/walk/x/\n\\#hash\n",
+    "top/.rgignore": "!strong.log\n",
+    "top/sub/.ignore": "*.tmp\n[bad\n",
+    "top/sub/walk/.gitignore": "ignored by ripgrep itself, not read here\n",
+  });
+  const top = ws.join("top");
+  const folder = ws.join("top/sub/walk");
+  const keep = await rulesAbove({ folder, top, cwd: top });
+  assert.ok(keep);
+  const kept = (path: string) => keep(`sub/walk/${path}`);
+  assert.equal(kept("a.ts"), true);
+  assert.equal(kept("a.log"), false);
+  assert.equal(kept("deep/a.log"), false);
+  assert.equal(kept("keep.log"), true, "a later ! line wins");
+  assert.equal(kept("strong.log"), true, ".rgignore before .gitignore");
+  assert.equal(kept("a.tmp"), false, "a .ignore in a folder between");
+  assert.equal(kept("build/a.ts"), false, "an ignored folder hides all below it");
+  assert.equal(kept("build"), true, "build/ matches folders only");
+  assert.equal(kept("anchored.txt"), true, "/anchored.txt is top's own file");
+  assert.equal(kept("x/a.ts"), false, "an anchored path into the walked folder");
+  assert.equal(kept("#hash"), false);
+  // Paths as listed: absolute, or not under the walked folder (a file named as path) are judged or kept.
+  assert.equal(keep(ws.join("top/sub/walk/a.log")), false);
+  assert.equal(keep("other/a.log"), true);
+  assert.equal(keep("sub/walk"), true);
+});
+
+Deno.test("rulesAbove has nothing to do at the top, or without ignore files on the way", async () => {
+  await using ws = await tempWorkspace({ "top/.gitignore": "*\n", "top/a/b/c.txt": "x" });
+  assert.equal(await rulesAbove({ folder: ws.join("top"), top: ws.join("top"), cwd: ws.path }), undefined);
+  assert.equal(
+    await rulesAbove({ folder: ws.join("top/a/b"), top: ws.join("top/a"), cwd: ws.path }),
+    undefined,
+  );
+  assert.ok(await rulesAbove({ folder: ws.join("top/a/b"), top: ws.join("top"), cwd: ws.path }));
+});
+
+Deno.test("ignoreScope: outside a repository ripgrep reads no parent ignore files; inside one it does", async () => {
+  await using ws = await tempWorkspace({
+    ".gitignore": "*\n",
+    "plain/.gitignore": "*.log\n",
+    "plain/sub/a.txt": "x",
+    "repo/.git/HEAD": "ref: refs/heads/main\n",
+    "repo/sub/a.txt": "x",
+  });
+  const plain = await ignoreScope(ws.join("plain/sub"), { tops: [ws.join("plain")], cwd: ws.join("plain") });
+  assert.equal(plain.inGitRepo, false);
+  assert.equal(plain.above?.("sub/a.log"), false);
+  assert.ok(ignoreRuleArgs({ inGitRepo: false }).includes("--no-ignore-parent"));
+  const repo = await ignoreScope(ws.join("repo/sub"), { tops: [ws.join("repo")], cwd: ws.join("repo") });
+  assert.deepEqual(repo, { inGitRepo: true });
+  assert.ok(!ignoreRuleArgs({ inGitRepo: true }).includes("--no-ignore-parent"));
+});
+
+Deno.test("rulesAbove agrees with ripgrep's own reading of parent ignore files (in a repository)", async () => {
+  const tree = {
+    ".gitignore": "*.log\n!keep.log\nbuild/\n/a/only-top.txt\na/b/gen/\n**/cache\n*.t[mx]p\n",
+    ".ignore": "!x.tmp\n",
+    "a/.gitignore": "/b/anchored.txt\nsecret*\n",
+    "a/.rgignore": "!secret-ok.txt\n",
+    "a/b/f.ts": "x",
+    "a/b/f.log": "x",
+    "a/b/keep.log": "x",
+    "a/b/anchored.txt": "x",
+    "a/b/c/anchored.txt": "x",
+    "a/b/only-top.txt": "x",
+    "a/b/build/out.js": "x",
+    "a/b/gen/g.ts": "x",
+    "a/b/c/cache/z.ts": "x",
+    "a/b/secret.txt": "x",
+    "a/b/secret-ok.txt": "x",
+    "a/b/y.tmp": "x",
+    "a/b/x.tmp": "x",
+    "a/b/c/d/e.ts": "x",
+  };
+  await using ws = await tempWorkspace(tree);
+  const rg = await requireRipgrep();
+  const list = async (args: string[]) => {
+    const out = await new Deno.Command(rg.path, {
+      args: ["--files", "--no-config", ...args, "a/b"],
+      cwd: ws.path,
+    })
+      .output();
+    return new TextDecoder().decode(out.stdout).split("\n").filter(Boolean).map((p) =>
+      p.replaceAll("\\", "/")
+    ).sort();
+  };
+  // Outside a repository: ripgrep alone, told not to read parents, then our filter.
+  const keep = await rulesAbove({ folder: ws.join("a/b"), top: ws.path, cwd: ws.path });
+  assert.ok(keep);
+  const ours = (await list(["--no-require-git", "--no-ignore-parent"])).filter(keep);
+  // In a repository ripgrep reads the same parent files itself.
+  await Deno.mkdir(ws.join(".git"));
+  const theirs = await list([]);
+  assert.deepEqual(ours, theirs);
+  assert.deepEqual(theirs, [
+    "a/b/c/anchored.txt",
+    "a/b/c/d/e.ts",
+    "a/b/f.ts",
+    "a/b/keep.log",
+    "a/b/only-top.txt",
+    "a/b/secret-ok.txt",
+    "a/b/x.tmp",
+  ]);
+});
