@@ -9,6 +9,7 @@ import { isWindows } from "../../../lib/platform/mod.ts";
 import { spawnStdio, type StdioConnection } from "../../_support/stdio.ts";
 import { textOf } from "../../_support/connect.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
+import { waitFor } from "../../_support/poll.ts";
 
 const LINES = 950_000; // 64 bytes each: 60.8 MB, under the 64 MiB limit
 
@@ -87,6 +88,28 @@ Deno.test({
     assert.equal((await Deno.stat(ws.join("twin.txt"))).ino, before.ino);
     assert.equal((await Deno.stat(ws.join("twin.txt"))).nlink, 2);
     assert.deepEqual(await temps(ws.path), []);
+  },
+});
+
+Deno.test({
+  name: "stdio: after a SIGKILL mid in-place write, the next edit server to start completes it by itself",
+  ignore: isWindows,
+  async fn() {
+    const old = bigText();
+    await using ws = await tempWorkspace({ "big.txt": old });
+    await Deno.link(ws.join("big.txt"), ws.join("twin.txt"));
+    const before = await Deno.stat(ws.join("big.txt"));
+    await killDuring(await spawnStdio("edit", { cwd: ws.path }), {
+      path: "big.txt",
+      edits: [{ old_text: line(0), new_text: `inserted\n${line(0)}` }],
+    }, async () => (await Deno.stat(ws.join("big.txt"))).mtime!.getTime() !== before.mtime!.getTime());
+    await using _restarted = await spawnStdio("edit", { cwd: ws.path });
+    const expected = `inserted\n${old}`;
+    await waitFor("the restarted server to complete the write", async () => {
+      const info = await Deno.stat(ws.join("twin.txt"));
+      return info.size === expected.length && await Deno.readTextFile(ws.join("twin.txt")) === expected;
+    }, 60_000);
+    assert.equal((await Deno.stat(ws.join("big.txt"))).nlink, 2);
   },
 });
 
