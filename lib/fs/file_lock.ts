@@ -21,7 +21,7 @@
 import { basename, join, resolve } from "node:path";
 import { ToolError } from "../mcp/errors.ts";
 import { KeyedLock } from "../sync/keyed_lock.ts";
-import { type LockDir, openLockFile, prepareLockDir } from "./lock_dir.ts";
+import { isStillThere, type LockDir, openLockFile, prepareLockDir } from "./lock_dir.ts";
 import { bucketOf, identityOf, journalKey, type LockTarget, lockTarget } from "./lock_keys.ts";
 import { completeInterrupted } from "./in_place_write.ts";
 
@@ -215,13 +215,6 @@ export class FileLocks {
     }
     return this.#checked;
   }
-}
-
-async function isStillThere(file: Deno.FsFile, lockPath: string): Promise<boolean> {
-  const held = await file.stat();
-  if (held.ino === null) return true; // No inode numbers here (Windows): an open file cannot be deleted there.
-  const current = await Deno.lstat(lockPath).catch(() => null);
-  return current !== null && current.ino === held.ino && current.dev === held.dev;
 }
 
 function lockError(error: unknown, dir: string, action: string): ToolError {

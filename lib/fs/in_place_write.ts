@@ -39,7 +39,14 @@ export async function writeInPlace(path: string, data: Uint8Array, options: InPl
     old,
     next: data,
   };
-  const saved = await saveJournal(options.dir, options.key, journal);
+  const saved = await saveJournal(options.dir, options.key, journal).catch((error) => {
+    throw new ToolError(
+      "unavailable",
+      `${options.action}: cannot save the write's journal in "${options.dir.path}" (${reasonOf(error)}); ` +
+        `nothing was written; free some space there and retry`,
+      { cause: error },
+    );
+  });
   try {
     await overwrite(file, data);
   } catch (error) {

@@ -89,6 +89,17 @@ export async function openLockFile(dir: LockDir, name: string, action: string): 
 }
 
 /**
+ * Whether the open lock file `file` is still the one at `path`: a temp cleaner (or ours: temp_files.ts) may
+ * delete a lock file while it is being locked, and a lock on a deleted file guards nothing.
+ */
+export async function isStillThere(file: Deno.FsFile, path: string): Promise<boolean> {
+  const held = await file.stat();
+  if (held.ino === null) return true; // No inode numbers here (Windows): an open file cannot be deleted there.
+  const current = await Deno.lstat(path).catch(() => null);
+  return current !== null && current.ino === held.ino && current.dev === held.dev;
+}
+
+/**
  * The uid files we create get: the owner of a temp file made in `parent` (then removed). `Deno.uid()` would
  * need --allow-sys, which the writing servers do not have; creating files in `parent` is what they do anyway.
  */

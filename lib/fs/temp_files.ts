@@ -7,7 +7,7 @@
  * @module
  */
 import { basename, dirname, join } from "node:path";
-import { type LockDir, openLockFile } from "./lock_dir.ts";
+import { isStillThere, type LockDir, openLockFile } from "./lock_dir.ts";
 
 const TEMP_NAME = /^\..*\.cmcp-([0-9a-f]{12})\.tmp$/;
 const WRITER_LOCK = /^w-([0-9a-f]{12})\.lock$/;
@@ -83,7 +83,8 @@ async function removeIfDead(dir: LockDir, token: string, temp: string | null): P
   }
   try {
     if (!await writer.tryLock(true)) return;
-    const named = new TextDecoder().decode(await Deno.readFile(lockPath).catch(() => new Uint8Array()));
+    // Read through the locked handle: Windows locks are mandatory, another handle could not read it.
+    const named = await readAll(writer);
     // The lock folder is private, but only a temp name of this very token is ever removed.
     const own = TEMP_NAME.exec(basename(named))?.[1] === token ? named : null;
     for (const path of new Set([temp, own])) if (path !== null) await Deno.remove(path).catch(() => {});
@@ -93,11 +94,15 @@ async function removeIfDead(dir: LockDir, token: string, temp: string | null): P
   }
 }
 
-async function isStillThere(file: Deno.FsFile, path: string): Promise<boolean> {
-  const held = await file.stat();
-  if (held.ino === null) return true; // No inode numbers (Windows): an open file cannot be deleted there.
-  const current = await Deno.lstat(path).catch(() => null);
-  return current !== null && current.ino === held.ino && current.dev === held.dev;
+async function readAll(file: Deno.FsFile): Promise<string> {
+  const buffer = new Uint8Array(8192);
+  let length = 0;
+  while (length < buffer.length) {
+    const read = await file.read(buffer.subarray(length)).catch(() => null);
+    if (read === null) break;
+    length += read;
+  }
+  return new TextDecoder().decode(buffer.subarray(0, length));
 }
 
 /** File names are capped at 255 bytes: leave room for the temp name's dot, token and suffix. */
