@@ -7,7 +7,7 @@
  * @module
  */
 import { basename, dirname, join } from "node:path";
-import { isStillThere, type LockDir, openLockFile } from "./lock_dir.ts";
+import { type LockDir, openLockFile } from "./lock_dir.ts";
 
 const TEMP_NAME = /^\..*\.cmcp-([0-9a-f]{12})\.tmp$/;
 const WRITER_LOCK = /^w-([0-9a-f]{12})\.lock$/;
@@ -24,18 +24,20 @@ export interface TempFile {
 export async function createTemp(target: string, dir: LockDir, mode: number): Promise<TempFile> {
   const token = randomToken();
   const lockPath = join(dir.path, `w-${token}.lock`);
-  const writer = await openLockFile(dir, `w-${token}.lock`, `Cannot write "${basename(target)}"`);
+  const freshPath = join(dir.path, `w-${token}.new`);
+  // Made under a name cleaners ignore, locked, then renamed: a `w-*.lock` is locked from its first moment,
+  // so a cleaner never takes a live writer's lock before it does.
+  const writer = await openLockFile(dir, `w-${token}.new`, `Cannot write "${basename(target)}"`);
   const release = async () => {
-    await Deno.remove(lockPath).catch(() => {}); // Before the unlock: a cleaner then finds no lock or a free one.
+    // Before the unlock: a cleaner then finds no lock or a free one.
+    for (const path of [lockPath, freshPath]) await Deno.remove(path).catch(() => {});
     writer.close();
   };
   try {
-    // A cleaner may take and remove the fresh, still unlocked file: a lock on a removed file marks nothing.
-    if (!await writer.tryLock(true) || !await isStillThere(writer, lockPath)) {
-      throw new Error(`the writer lock "${lockPath}" was taken by a cleaner; try again`);
-    }
+    if (!await writer.tryLock(true)) throw new Error(`the writer lock "${freshPath}" is taken`);
     const path = join(dirname(target), `.${shortened(basename(target))}.cmcp-${token}.tmp`);
     await writer.write(new TextEncoder().encode(path));
+    await Deno.rename(freshPath, lockPath);
     const file = await Deno.open(path, { write: true, createNew: true, mode });
     return { path, file, release };
   } catch (error) {

@@ -79,3 +79,32 @@ Deno.test("temp files: a temp whose writer lock is gone (a reboot emptied /tmp) 
   for await (const entry of Deno.readDir(ws.join("w"))) names.push(entry.name);
   assert.deepEqual(names.sort(), [".a.txt.0123456789ab.tmp", "a.txt", "build.tmp"]);
 });
+
+const WRITE_MODULE = new URL("../../../lib/fs/file_write.ts", import.meta.url).href;
+const LOCK_MODULE = new URL("../../../lib/fs/file_lock.ts", import.meta.url).href;
+
+Deno.test("temp files: writers in several processes, each cleaning up after dead ones, never take a live writer's lock", async () => {
+  await using ws = await tempWorkspace({ "locks/": "", "w/": "" });
+  const writer = (id: number) => {
+    const code = `import { writeFile } from ${JSON.stringify(WRITE_MODULE)};
+import { FileLocks } from ${JSON.stringify(LOCK_MODULE)};
+const locks = new FileLocks({ dir: ${JSON.stringify(ws.join("locks"))} });
+let failed = 0;
+await Promise.all([0, 1, 2, 3].map(async (lane) => {
+  for (let i = 0; i < 60; i++) {
+    const path = ${JSON.stringify(ws.join("w"))} + "/f-${id}-" + lane + "-" + i;
+    await locks.run(path, () => writeFile(path, new TextEncoder().encode("x"), { locks, action: "w", display: path }))
+      .catch((error) => { failed++; console.error(String(error)); });
+  }
+}));
+console.log(failed);`;
+    return new Deno.Command(Deno.execPath(), { args: ["eval", "--quiet", code], stdout: "piped" }).output();
+  };
+  const results = await Promise.all([0, 1, 2].map(writer));
+  const failures = results.map((result) => new TextDecoder().decode(result.stdout).trim());
+  assert.deepEqual(failures, ["0", "0", "0"], "every write succeeds");
+  const names: string[] = [];
+  for await (const entry of Deno.readDir(ws.join("w"))) names.push(entry.name);
+  assert.equal(names.length, 3 * 4 * 60);
+  assert.deepEqual(names.filter((name) => name.endsWith(".tmp")), []);
+});
