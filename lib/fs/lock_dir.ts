@@ -86,3 +86,14 @@ function parentProblem(info: Deno.FileInfo, uid: number | null): string | null {
 function reasonOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/**
+ * Whether the open lock file `file` is still the one at `path`: a temp cleaner (or ours: temp_files.ts) may
+ * delete a lock file while it is being locked, and a lock on a deleted file guards nothing.
+ */
+export async function isStillThere(file: Deno.FsFile, path: string): Promise<boolean> {
+  const held = await file.stat();
+  if (held.ino === null) return true; // No inode numbers here (Windows): an open file cannot be deleted there.
+  const current = await Deno.lstat(path).catch(() => null);
+  return current !== null && current.ino === held.ino && current.dev === held.dev;
+}

@@ -64,9 +64,9 @@ export async function editFile(deps: EditDeps, input: EditFileInput): Promise<st
     const methods = await writeAll(plans, {
       write: async (plan) => {
         await recheck(plan);
-        return await writeTarget(plan.target, plan.bytes, actionOf(plan));
+        return await writeTarget(plan.target, plan.bytes, { action: actionOf(plan), locks: deps.locks });
       },
-      restore,
+      restore: (plan) => restore(plan, deps.locks),
       display: (plan) => plan.target.display,
     });
     return plans.map((plan, at) => renderFilePlan(plan, methods[at])).join("\n");
@@ -120,12 +120,12 @@ async function recheck(plan: FilePlan): Promise<void> {
 }
 
 /** Puts a written file's original bytes back, or removes a file the call created, unless it changed since. */
-async function restore(plan: FilePlan): Promise<void> {
+async function restore(plan: FilePlan, locks: FileLocks): Promise<void> {
   // A writer that does not take our lock may have changed it since: never overwrite their bytes.
   const now = await currentHash(plan.target.real);
   if (now !== plan.sha256After) throw new Error("it changed again after the write");
   if (plan.original) {
-    await writeTarget(plan.target, plan.original, "Cannot put back");
+    await writeTarget(plan.target, plan.original, { action: "Cannot put back", locks });
     return;
   }
   await Deno.remove(plan.target.real);

@@ -5,7 +5,7 @@ import { editError } from "./errors.ts";
 import { hasLoneSurrogate } from "./decode.ts";
 import type { EditDeps } from "./edit_file.ts";
 import { checkExpected, isHash } from "./expected_hash.ts";
-import { readTarget, resolvePath, statTarget, writeTarget } from "./file_access.ts";
+import { IN_PLACE_NOTE, readTarget, resolvePath, statTarget, writeTarget } from "./file_access.ts";
 
 /** The validated arguments of edit_write. */
 export interface EditWriteInput {
@@ -57,11 +57,11 @@ export async function editWrite(deps: EditDeps, input: EditWriteInput): Promise<
         `${ACTION} "${target.display}": it no longer exists (expected_sha256 was given); read it again`,
       );
     }
-    const write = await writeTarget(target, data, ACTION);
+    const write = await writeTarget(target, data, { action: ACTION, locks: deps.locks });
     const text = input.content.replaceAll("\r\n", "\n");
     const lines = text === "" ? 0 : text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
     if (write === "in_place") {
-      notes.push("written in place (the file has hard links or its folder is read-only)");
+      notes.push(IN_PLACE_NOTE);
     }
     const size = `${formatCount(data.length)} bytes, ${formatCount(lines)} ${lines === 1 ? "line" : "lines"}`;
     return `${verb} ${target.display}: ${size}${

@@ -50,3 +50,18 @@ export function editError(kind: EditErrorKind, message: string): ToolError {
 export function kindOf(error: unknown): EditErrorKind | undefined {
   return error instanceof ToolError ? error.meta?.kind as EditErrorKind | undefined : undefined;
 }
+
+const KINDS: Partial<Record<ErrorCode, EditErrorKind>> = {
+  "invalid_argument": "invalid_request",
+  "not_found": "not_found",
+  "permission_denied": "permission_denied",
+  "conflict": "stale",
+  "too_large": "too_large",
+};
+
+/** A ToolError from shared code (lib/) given the spec kind its code stands for; io_error when none fits. */
+export function withKind(error: ToolError): ToolError {
+  if (kindOf(error) || error.code === "timeout" || error.code === "outside_workspace") return error;
+  const kind = KINDS[error.code] ?? "io_error";
+  return new ToolError(error.code, error.message, { meta: { ...error.meta, kind }, cause: error });
+}

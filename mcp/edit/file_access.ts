@@ -1,16 +1,18 @@
 /**
  * The edit server's disk side: resolve a path inside the workspace, read it with the spec's checks,
- * write it back atomically (or in place for hard links and unwritable folders).
+ * write it back through the toolkit's one write path.
  * @module
  */
 import { basename, dirname } from "node:path";
 import { ToolError } from "../../lib/mcp/errors.ts";
 import type { Workspace } from "../../lib/workspace/workspace.ts";
-import { atomicWrite } from "../../lib/fs/atomic_write.ts";
-import { platform } from "../../lib/platform/mod.ts";
+import { checkWritable as checkFileWritable, writeFile, type WriteMethod } from "../../lib/fs/file_write.ts";
+import type { FileLocks } from "../../lib/fs/file_lock.ts";
 import { formatCount } from "../../lib/text/format.ts";
-import { editError } from "./errors.ts";
+import { editError, withKind } from "./errors.ts";
 import { visibleSimilarNames } from "./suggest.ts";
+
+export type { WriteMethod };
 
 /** A resolved path: its real location and how it is shown. */
 export interface ResolvedPath {
@@ -98,58 +100,42 @@ export async function readTarget(target: Target, maxBytes: number, action: strin
   }
 }
 
-/** How a file was written. */
-export type WriteMethod = "rename" | "in_place";
+/** Why a file was written in place, for the note in the answer. */
+export const IN_PLACE_NOTE =
+  "written in place (the file has hard links, its folder refuses new files, or a new file could not keep its owner or mode)";
 
 /**
- * Writes `data` to the target: temp file + rename keeping the mode, or in place when the file has other
- * hard links (a rename would split them) or its folder does not let us create the temp file.
+ * Writes `data` to the target through the toolkit's one write path (lib/fs/file_write.ts): atomic rename
+ * keeping owner and mode, or in place, journaled, for hard links, folders that refuse new files, and files
+ * a replacement could not keep the owner or mode of. Call it under the file's lock.
  */
-export async function writeTarget(target: Target, data: Uint8Array, action: string): Promise<WriteMethod> {
+export async function writeTarget(
+  target: Target,
+  data: Uint8Array,
+  options: { action: string; locks: FileLocks },
+): Promise<WriteMethod> {
+  const action = `${options.action} "${target.display}"`;
   try {
     if (!target.info) await Deno.mkdir(dirname(target.real), { recursive: true });
-    else await checkWritable(target, action);
-    if (target.info && target.info.nlink !== null && target.info.nlink > 1) {
-      await Deno.writeFile(target.real, data);
-      return "in_place";
-    }
-    try {
-      await atomicWrite(target.real, data);
-      return "rename";
-    } catch (error) {
-      if (!(error instanceof Deno.errors.PermissionDenied) || !target.info) throw error;
-      await Deno.writeFile(target.real, data);
-      return "in_place";
-    }
+    return await writeFile(target.real, data, { locks: options.locks, action, display: target.display });
   } catch (error) {
-    throw ioError(error, `${action} "${target.display}"`);
+    throw ioError(error, action);
   }
 }
 
 /** Throws unless the existing target may be written: checked for every file before a call writes any. */
 export async function checkWritable(target: Target, action: string): Promise<void> {
+  const shown = `${action} "${target.display}"`;
   try {
-    // A rename would replace even a read-only file; respect the file's own permission like an editor
-    // does, by its mode bits too, since root may open anything for writing.
-    refuseReadOnly(target, action);
-    (await Deno.open(target.real, { write: true })).close();
+    await checkFileWritable(target.real, target.info!, { action: shown, display: target.display });
   } catch (error) {
-    throw ioError(error, `${action} "${target.display}"`);
+    throw ioError(error, shown);
   }
-}
-
-function refuseReadOnly(target: Target, action: string): void {
-  if (!target.info || !platform.isReadOnly(target.info)) return;
-  const mode = (target.info.mode! & 0o777).toString(8).padStart(3, "0");
-  throw editError(
-    "permission_denied",
-    `${action} "${target.display}": the file is read-only (mode ${mode}); make it writable first (chmod u+w "${target.display}") and retry`,
-  );
 }
 
 /** Maps a filesystem error onto the spec's kinds, keeping the OS's code in the message. */
 export function ioError(error: unknown, action: string): ToolError {
-  if (error instanceof ToolError) return error;
+  if (error instanceof ToolError) return withKind(error);
   const code = (error as { code?: string })?.code;
   const detail = code ? ` (${code})` : "";
   if (error instanceof Deno.errors.PermissionDenied || error instanceof Deno.errors.NotCapable) {

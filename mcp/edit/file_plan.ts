@@ -13,6 +13,7 @@ import type { FileEdits } from "./edit_groups.ts";
 import { type EditPlan, planEdits } from "./plan.ts";
 import { pinLine, renderEditReport } from "./report.ts";
 import {
+  IN_PLACE_NOTE,
   notFoundError,
   readTarget,
   type ResolvedPath,
@@ -147,9 +148,7 @@ export function renderFilePlan(plan: FilePlan, write: WriteMethod | "none"): str
     ].join("\n");
   }
   const verb = plan.original ? "Filled empty file" : "Created";
-  const note = write === "in_place"
-    ? "\nnote: written in place (the file has hard links or its folder is read-only)"
-    : "";
+  const note = write === "in_place" ? `\nnote: ${IN_PLACE_NOTE}` : "";
   const preview = numberedHunks(empty, lines, spans, { context: 0, perHunk: 12, total: 12 }).text;
   return `${verb} ${display} (${size})${note}\n${preview}\nsha256_after: ${plan.sha256After}`;
 }

@@ -2,7 +2,7 @@
 import type { EditOutcome, EditPlan } from "./plan.ts";
 import { numberedHunks, unifiedDiff } from "./hunk_text.ts";
 import { describeTolerated, lineList } from "./tolerance.ts";
-import type { WriteMethod } from "./file_access.ts";
+import { IN_PLACE_NOTE, type WriteMethod } from "./file_access.ts";
 import { capText } from "../../lib/text/cap.ts";
 
 /** What the report needs besides the plan. */
@@ -35,7 +35,7 @@ export function renderEditReport(plan: EditPlan, input: ReportInput): string {
     lines.push(`note: ${plan.decoded.invalidBytes} bytes that are not valid UTF-8 were kept as they were`);
   }
   if (input.write === "in_place") {
-    lines.push("note: written in place (the file has hard links or its folder is read-only)");
+    lines.push(`note: ${IN_PLACE_NOTE}`);
   }
   if (input.dryRun) {
     lines.push(

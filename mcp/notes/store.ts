@@ -1,9 +1,10 @@
 /**
  * The notes folder of one repository: list, read, write (replace or append) and delete notes, each a
- * markdown file `<slug>.md` written atomically. The server owns the front matter; the body is the caller's.
+ * markdown file `<slug>.md` written through the toolkit's one write path (lib/fs/file_write.ts). The server
+ * owns the front matter; the body is the caller's.
  * @module
  */
-import { atomicWrite } from "../../lib/fs/atomic_write.ts";
+import { removeFile, writeFile } from "../../lib/fs/file_write.ts";
 import { FileLocks } from "../../lib/fs/file_lock.ts";
 import { ToolError } from "../../lib/mcp/errors.ts";
 import { formatCount } from "../../lib/text/format.ts";
@@ -189,7 +190,12 @@ export class NoteStore {
         );
       }
       await Deno.mkdir(dir, { recursive: true });
-      await atomicWrite(path, bytes, { mtime: new Date(updatedMs) });
+      await writeFile(path, bytes, {
+        locks: this.#locks,
+        action: `Cannot write note "${slug}"`,
+        display: relativeTo(root, path),
+        mtime: new Date(updatedMs),
+      });
       const action = !existing ? "created" : request.mode === "append" ? "appended" : "replaced";
       return { slug, path: relativeTo(root, path), action, updated, size: bytes.length };
     }, { action: `Cannot write note "${slug}"` });
@@ -210,7 +216,11 @@ export class NoteStore {
         );
       }
       const title = info.isFile ? (await loadNote(path, slug)).title : titleFromSlug(slug);
-      await Deno.remove(path);
+      await removeFile(path, {
+        locks: this.#locks,
+        action: `Cannot delete note "${slug}"`,
+        display: relativeTo(root, path),
+      });
       return { slug, title, path: relativeTo(root, path) };
     }, { action: `Cannot delete note "${slug}"` });
   }

@@ -9,5 +9,10 @@ import { manifestOf } from "../../lib/mcp/manifest.ts";
 import server from "./server.json" with { type: "json" };
 import tools from "./tools.json" with { type: "json" };
 
-// The handshake is answered from the committed files; the server's modules load after it (cold start).
-await serve(async () => (await import("./boot.ts")).boot(), { manifest: manifestOf("sql", server, tools) });
+// The handshake is answered from the committed files; the server's modules load after it (cold start). At
+// the first boot, in-place writes that a killed server left unfinished are completed in the background.
+let recovery: Promise<void> | undefined;
+await serve(async () => {
+  recovery ??= import("../../lib/fs/recover.ts").then((module) => module.recoverInterruptedWrites());
+  return (await import("./boot.ts")).boot();
+}, { manifest: manifestOf("sql", server, tools) });

@@ -11,7 +11,7 @@ import { type BatchOptions, formatBatch, lintBatch } from "./batch.ts";
 import { scaledTimeoutMs } from "./timeout.ts";
 import { collectInputs, type InputArgs } from "./inputs.ts";
 import { type FormattedItem, renderFormatted, renderLint, renderWritten, type RunLabel } from "./render.ts";
-import { writeTextAtomic } from "./atomic_write.ts";
+import { saveFormatted } from "./save_formatted.ts";
 import { FileLocks } from "../../lib/fs/file_lock.ts";
 
 /** What the tools need. */
@@ -124,7 +124,7 @@ export function createTools(deps: SqlDeps): ToolDefinition[] {
           let failure: string | undefined;
           if (change) {
             // One file changed meanwhile must not hide what happened to the others.
-            await writeTextAtomic(inputs.files[i].real, outcome.formatted, {
+            await saveFormatted(inputs.files[i].real, outcome.formatted, {
               expected: inputs.files[i].bytes,
               display: item.name,
               locks,

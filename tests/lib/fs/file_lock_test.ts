@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { FileLocks } from "../../../lib/fs/file_lock.ts";
+import { isWindows } from "../../../lib/platform/mod.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
 import { waitFor } from "../../_support/poll.ts";
 
@@ -112,4 +113,26 @@ Deno.test("FileLocks.runAll: a run on one of its paths waits for it, in one proc
   release();
   await Promise.all([all, single]);
   assert.deepEqual(order, ["all", "all done", "single"]);
+});
+
+Deno.test({
+  name: "FileLocks: two hard-link names of one file share its lock across processes",
+  ignore: isWindows,
+  async fn() {
+    await using ws = await tempWorkspace({ "a.txt": "a\n", "locks/": "" });
+    await Deno.chmod(ws.join("locks"), 0o700); // A lock folder must be private.
+    await Deno.link(ws.join("a.txt"), ws.join("b.txt"));
+    const holder = await spawnHolder(ws.join("locks"), ws.join("a.txt"));
+    try {
+      const locks = new FileLocks({ dir: ws.join("locks"), timeoutMs: 200 });
+      await assert.rejects(
+        locks.run(ws.join("b.txt"), () => Promise.resolve("ran")),
+        (error: Error & { code?: string }) => error.code === "timeout",
+      );
+    } finally {
+      await holder.kill();
+    }
+    const locks = new FileLocks({ dir: ws.join("locks") });
+    assert.equal(await locks.run(ws.join("b.txt"), () => Promise.resolve("ran")), "ran");
+  },
 });

@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { boot } from "../../../mcp/gateway/boot.ts";
-import { atomicWrite } from "../../../lib/fs/atomic_write.ts";
 import { connect } from "../../_support/connect.ts";
 import { waitFor } from "../../_support/poll.ts";
 
@@ -22,7 +21,10 @@ function configText(entries: Record<string, string[]>): string {
 }
 
 /** Saves as editors do: a temp file renamed over the old one. */
-const save = (file: string, text: string) => atomicWrite(file, new TextEncoder().encode(text));
+async function save(file: string, text: string): Promise<void> {
+  await Deno.writeTextFile(`${file}.saving`, text);
+  await Deno.rename(`${file}.saving`, file);
+}
 
 Deno.test("config watch: edits apply live; a broken config is reported and the last good one kept", async () => {
   const dir = await Deno.makeTempDir({ prefix: "gateway-watch-" });

@@ -1,27 +1,31 @@
-/** Atomic writes of formatted SQL files, refusing a file that changed since it was read. */
-import { atomicWrite } from "../../lib/fs/atomic_write.ts";
+/**
+ * Saving formatted SQL over its file through the toolkit's one write path (lib/fs/file_write.ts: read-only
+ * refused, hard links, owner and mode kept), refusing a file that changed since it was read.
+ * @module
+ */
+import { writeFile } from "../../lib/fs/file_write.ts";
 import type { FileLocks } from "../../lib/fs/file_lock.ts";
 import { ToolError } from "../../lib/mcp/errors.ts";
 
 const BOM = [0xef, 0xbb, 0xbf];
 
-/** How {@link writeTextAtomic} checks and locks. */
-export interface WriteTextOptions {
+/** How {@link saveFormatted} checks and locks. */
+export interface SaveOptions {
   /** The bytes the text was made from: a file that no longer holds exactly them is not written. */
   expected?: Uint8Array;
   /** The path as shown in errors. */
   display?: string;
-  /** Held around check → write → rename, so another server's write cannot slip in between. */
+  /** Held around check → write, so another server's write cannot slip in between. */
   locks: FileLocks;
 }
 
 /**
- * Replaces `file` with `text` atomically, keeping its permission bits and a leading UTF-8 BOM of `expected`.
- * When `expected` is given and the file no longer holds it (someone edited it meanwhile), nothing is
- * written and a `conflict` error is thrown.
+ * Replaces `file` with `text`, keeping a leading UTF-8 BOM of `expected`. When `expected` is given and the
+ * file no longer holds it (someone edited it meanwhile), nothing is written and a `conflict` error is thrown.
  */
-export async function writeTextAtomic(file: string, text: string, options: WriteTextOptions): Promise<void> {
+export async function saveFormatted(file: string, text: string, options: SaveOptions): Promise<void> {
   const shown = options.display ?? file;
+  const action = `Cannot write "${shown}"`;
   const { expected } = options;
   const encoded = new TextEncoder().encode(text);
   const data = expected && startsWithBom(expected) && !startsWithBom(encoded)
@@ -29,22 +33,21 @@ export async function writeTextAtomic(file: string, text: string, options: Write
     : encoded;
   const check = async () => {
     if (expected !== undefined && !sameBytes(await Deno.readFile(file).catch(() => null), expected)) {
-      throw new ToolError("conflict", `Cannot write "${shown}": it changed on disk meanwhile; run again`);
+      throw new ToolError("conflict", `${action}: it changed on disk meanwhile; run again`);
     }
   };
-  const write = async () => {
+  await options.locks.run(file, async () => {
     await check();
     try {
-      await atomicWrite(file, data, { beforeRename: check });
+      await writeFile(file, data, { locks: options.locks, action, display: shown, beforeReplace: check });
     } catch (error) {
       if (error instanceof ToolError) throw error;
       throw new ToolError(
         error instanceof Deno.errors.PermissionDenied ? "permission_denied" : "internal",
-        `Cannot write "${shown}": ${error instanceof Error ? error.message : error}`,
+        `${action}: ${error instanceof Error ? error.message : error}`,
       );
     }
-  };
-  await options.locks.run(file, write, { action: `Cannot write "${shown}"` });
+  }, { action });
 }
 
 function startsWithBom(bytes: Uint8Array): boolean {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { writeTextAtomic } from "../../../mcp/sql/atomic_write.ts";
+import { saveFormatted } from "../../../mcp/sql/save_formatted.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
 import { FileLocks } from "../../../lib/fs/file_lock.ts";
 
@@ -11,17 +11,17 @@ async function listNames(dir: string): Promise<string[]> {
   return names.sort();
 }
 
-Deno.test("writeTextAtomic replaces the content and leaves no temp file", async () => {
+Deno.test("saveFormatted replaces the content and leaves no temp file", async () => {
   await using ws = await tempWorkspace({ "a.sql": "old\n" });
-  await writeTextAtomic(ws.join("a.sql"), "new\n", { expected: bytes("old\n"), locks: new FileLocks() });
+  await saveFormatted(ws.join("a.sql"), "new\n", { expected: bytes("old\n"), locks: new FileLocks() });
   assert.equal(await Deno.readTextFile(ws.join("a.sql")), "new\n");
   assert.deepEqual(await listNames(ws.path), ["a.sql"]);
 });
 
-Deno.test("writeTextAtomic refuses when the file changed meanwhile and writes nothing", async () => {
+Deno.test("saveFormatted refuses when the file changed meanwhile and writes nothing", async () => {
   await using ws = await tempWorkspace({ "a.sql": "edited by someone\n" });
   await assert.rejects(
-    writeTextAtomic(ws.join("a.sql"), "new\n", {
+    saveFormatted(ws.join("a.sql"), "new\n", {
       expected: bytes("old\n"),
       display: "a.sql",
       locks: new FileLocks(),
@@ -33,20 +33,20 @@ Deno.test("writeTextAtomic refuses when the file changed meanwhile and writes no
   assert.deepEqual(await listNames(ws.path), ["a.sql"]);
 });
 
-Deno.test("writeTextAtomic cleans its temp file up when the rename fails", async () => {
+Deno.test("saveFormatted cleans its temp file up when the rename fails", async () => {
   await using ws = await tempWorkspace({ "target/": "", "target/keep": "x" });
   await assert.rejects(
-    writeTextAtomic(ws.join("target"), "new\n", { display: "target", locks: new FileLocks() }),
+    saveFormatted(ws.join("target"), "new\n", { display: "target", locks: new FileLocks() }),
     /Cannot write "target"/,
   );
   assert.deepEqual(await listNames(ws.path), ["target"]);
   assert.deepEqual(await listNames(ws.join("target")), ["keep"]);
 });
 
-Deno.test("writeTextAtomic compares the bytes it read, BOM included, and keeps the BOM", async () => {
+Deno.test("saveFormatted compares the bytes it read, BOM included, and keeps the BOM", async () => {
   const original = new Uint8Array([0xef, 0xbb, 0xbf, ...bytes("SELECT 1\n")]);
   await using ws = await tempWorkspace({ "bom.sql": original });
-  await writeTextAtomic(ws.join("bom.sql"), "select 1\n", { expected: original, locks: new FileLocks() });
+  await saveFormatted(ws.join("bom.sql"), "select 1\n", { expected: original, locks: new FileLocks() });
   assert.deepEqual(
     await Deno.readFile(ws.join("bom.sql")),
     new Uint8Array([0xef, 0xbb, 0xbf, ...bytes("select 1\n")]),
