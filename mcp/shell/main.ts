@@ -3,13 +3,15 @@
  * shell_list). Permissions: --allow-run (shells, signals, taskkill), --allow-read (workspace, PATH lookup,
  * /proc for process trees), --allow-env (PATH, the jobs' environment), --allow-write (temp script files of
  * commands too long for the OS argument limit; --allow-run already lets jobs write anywhere), --allow-ffi
- * (Windows: each job's tree in a Job Object, see lib/platform/windows_job.ts).
+ * (Linux: libc's prctl/waitpid so that orphaned job processes stay ours, see lib/process/adoption.ts;
+ * Windows: each job's tree in a Job Object, see lib/platform/windows_job.ts).
  * @module
  */
 import { log } from "../../lib/log.ts";
 import { serve } from "../../lib/mcp/serve.ts";
 import { parseServeArgs } from "../../lib/mcp/serve_args.ts";
 import { manifestOf } from "../../lib/mcp/manifest.ts";
+import { adoption } from "../../lib/process/adoption.ts";
 import server from "./server.json" with { type: "json" };
 import tools from "./tools.json" with { type: "json" };
 import { FILTER_PROCESS_FLAG, runFilterProcess } from "./filter_process.ts";
@@ -21,6 +23,8 @@ if (Deno.args[0] === FILTER_PROCESS_FLAG) {
   refuseStateless();
   // The handshake is answered from the committed files; the server's modules load after it (cold start).
   await serve(async () => {
+    // Before any job starts: from now on what a job orphans becomes our child, not init's.
+    adoption.enable();
     // Jobs of a server that died without its watchdog (killed with it, say) are found by their marker.
     (await import("./orphans.ts")).reapOrphans().then(
       (pids) =>
