@@ -83,7 +83,9 @@ export class Leftovers {
 
   /** Takes the result of a look: `members` (with command lines, when known), or, without a table, `alive`. */
   update(alive: boolean, members: ProcessRow[]): void {
-    if (this.#released || this.#options.owned) return;
+    if (this.#released) return;
+    // Windows: the Job Object counts the tree's live processes itself.
+    if (this.#options.owned) return this.#set(this.#options.owned.alive(), []);
     const known = new Map(this.#rows.map((row) => [row.pid, row.command]));
     this.#set(alive, members.map((row) => ({ ...row, command: row.command ?? known.get(row.pid) })));
   }
