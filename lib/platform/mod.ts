@@ -7,8 +7,9 @@ import { posixPaths, posixProcess } from "./posix.ts";
 import { windowsPaths, windowsProcess } from "./windows.ts";
 import { openUrlArgv, userConfigHome } from "./desktop.ts";
 import type { OwnedTree } from "./windows_job.ts";
+import { type LinuxFamily, linuxFamily } from "./linux_process.ts";
 
-export type { OwnedTree };
+export type { LinuxFamily, OwnedTree };
 
 /** The OS we run on, as Deno names it. */
 export const os: typeof Deno.build.os = Deno.build.os;
@@ -49,4 +50,12 @@ const windowsJobs = isWindows ? await import("./windows_job.ts") : null;
  */
 export function ownProcessTree(pid: number): OwnedTree | null {
   return windowsJobs?.ownProcessTree(pid) ?? null;
+}
+
+/**
+ * Linux with `--allow-ffi`: libc's calls that make this process the reaper of its orphaned descendants and
+ * keep track of them (see lib/process/adoption.ts); null elsewhere.
+ */
+export function processFamily(): LinuxFamily | null {
+  return os === "linux" ? linuxFamily() : null;
 }

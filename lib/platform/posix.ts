@@ -1,6 +1,7 @@
 /** POSIX (Linux, macOS) path and process rules as pure functions, testable on any OS. */
 import { posix as path } from "node:path";
 import { powershellFileInvocation, powershellInvocation, powershellScriptFile } from "./powershell.ts";
+import { WATCHDOG_SCRIPT } from "./watchdog_script.ts";
 
 /** The path rules of POSIX systems. */
 export const posixPaths = {
@@ -117,11 +118,7 @@ export const posixProcess = {
     const args = ["-c", '"$@"\nexit $?', "shell-mcp-job", invocation.program, ...invocation.args];
     return { program: POSIX_SH, args };
   },
-  /**
-   * The watchdog: reads `+ <pgid>` / `- <pgid>` lines; at EOF (its parent died: nobody else holds the pipe)
-   * it kills the listed groups and every process whose environment matches the BRE `markerPattern` (Linux
-   * /proc), TERM then KILL a second later. `q` ends it without killing.
-   */
+  /** The watchdog (see watchdog_script.ts): `/bin/sh` reading group and orphan lines from its parent. */
   watchdogArgv(markerPattern: string): string[] | null {
     return [POSIX_SH, "-c", WATCHDOG_SCRIPT, "shell-mcp-watchdog", markerPattern];
   },
@@ -142,23 +139,6 @@ export function homeBreadth(
 
 /** Every POSIX system has it; the job's parent and the watchdog need nothing more. */
 const POSIX_SH = "/bin/sh";
-
-const WATCHDOG_SCRIPT = `trap '' HUP INT
-groups=' '
-while read -r op id; do
-  case $op:$id in
-  q:) exit 0 ;;
-  *: | *:*[!0-9]* | *:0) ;;
-  +:*) groups="$groups$id " ;;
-  -:*) case $groups in *" $id "*) groups="\${groups%% $id *} \${groups#* $id }" ;; esac ;;
-  esac
-done
-for sig in TERM KILL; do
-  for g in $groups; do kill -s $sig -- "-$g"; done
-  for f in $(grep -lsz -e "$1" /proc/[0-9]*/environ); do p=\${f#/proc/}; kill -s $sig "\${p%/environ}"; done
-  [ $sig = KILL ] || sleep 1
-done 2>/dev/null
-`;
 
 /** A script to write to a temp file: its name suffix and content. */
 export interface ShellScriptFile {

@@ -1,15 +1,22 @@
 /**
- * The process table, read through `ps` and `grep` rather than directly from /proc: Deno refuses /proc reads
- * without --allow-all, and `ps` also works on macOS. Where `ps` is missing (slim Linux containers) one `cat` of
- * /proc/<pid>/stat stands in; on Windows there is neither and the callers fall back.
+ * The process table, read through `cat`, `ps` and `grep` rather than directly from /proc: Deno refuses /proc
+ * reads without --allow-all. Linux reads every /proc/<pid>/stat with one `cat` (no procps needed, and it has
+ * sessions and start times); macOS asks `ps`; on Windows there is neither and the callers fall back.
  * @module
  */
 import { os } from "../platform/mod.ts";
+import { parseProcStat } from "../platform/linux_process.ts";
 
 /** One row of the process table. */
 export interface ProcessRow {
   pid: number;
+  /** The parent's pid (0 when the table did not say). */
+  ppid: number;
   pgid: number;
+  /** Session id (Linux /proc only). */
+  sid?: number;
+  /** Start time in clock ticks after boot (Linux /proc only): with the pid, it names one process. */
+  start?: number;
   /** Exited but not yet reaped: runs nothing, holds no pipe. */
   zombie: boolean;
   /** The command line (only the program name from /proc); only when asked for. */
@@ -19,45 +26,93 @@ export interface ProcessRow {
 const decoder = new TextDecoder();
 
 /**
- * Every process with its group and whether it is a zombie (`commands` adds each command line); null when
- * neither `ps` nor /proc is there.
+ * Every process with its parent, group and whether it is a zombie (`commands` adds each command line);
+ * null when neither `ps` nor /proc is there. Linux reads /proc (which also gives sessions and start times)
+ * unless command lines are asked for.
  */
 export async function listProcesses(options: { commands?: boolean } = {}): Promise<ProcessRow[] | null> {
   // Windows has no process groups; a `ps` or `sh` from Git for Windows would list MSYS pids, not Windows ones.
   if (os === "windows") return null;
-  const columns = options.commands ? "pid=,pgid=,stat=,args=" : "pid=,pgid=,stat=";
+  if (os === "linux" && !options.commands) {
+    const rows = await listFromProc();
+    if (rows) return rows;
+  }
+  const columns = options.commands ? "pid=,ppid=,pgid=,stat=,args=" : "pid=,ppid=,pgid=,stat=";
   const out = await run("ps", ["-A", "-o", columns]);
   if (out === null) return await listFromProc(options);
   const rows: ProcessRow[] = [];
   for (const line of out.split("\n")) {
-    const [pid, pgid, stat, ...args] = line.trim().split(/\s+/);
+    const [pid, ppid, pgid, stat, ...args] = line.trim().split(/\s+/);
     if (!pid || !pgid) continue;
-    const row: ProcessRow = { pid: Number(pid), pgid: Number(pgid), zombie: (stat ?? "").startsWith("Z") };
+    const row: ProcessRow = {
+      pid: Number(pid),
+      ppid: Number(ppid),
+      pgid: Number(pgid),
+      zombie: (stat ?? "").startsWith("Z"),
+    };
     if (options.commands) row.command = args.join(" ");
     rows.push(row);
   }
   return rows;
 }
 
-/** The process table from every `/proc/<pid>/stat`, read by one `cat`: Linux without procps (slim containers). */
+/** The process table from every `/proc/<pid>/stat`, read by one `cat` (Linux; procps not needed). */
 export async function listFromProc(options: { commands?: boolean } = {}): Promise<ProcessRow[] | null> {
+  if (os !== "linux") return null;
   const out = await run("sh", ["-c", "cat /proc/[0-9]*/stat 2>/dev/null; exit 0"]);
   if (!out) return null;
   const rows: ProcessRow[] = [];
   for (const line of out.split("\n")) {
-    // `pid (comm) state ppid pgrp ...`; comm may hold spaces and parentheses, so split after the last ")".
-    const close = line.lastIndexOf(")");
-    if (close < 0) continue;
-    const [state, , pgrp] = line.slice(close + 2).split(" ");
-    const row: ProcessRow = {
-      pid: Number.parseInt(line, 10),
-      pgid: Number(pgrp),
-      zombie: state === "Z" || state === "X",
-    };
-    if (options.commands) row.command = line.slice(line.indexOf("(") + 1, close);
+    const stat = parseProcStat(line);
+    if (!stat) continue;
+    const { pid, ppid, pgid, sid, start } = stat;
+    const row: ProcessRow = { pid, ppid, pgid, sid, start, zombie: stat.state === "Z" || stat.state === "X" };
+    if (options.commands) row.command = stat.comm;
     rows.push(row);
   }
   return rows;
+}
+
+/** The command lines of `pids` (from `ps`; where it is missing, the program names from /proc). */
+export async function commandsOf(pids: readonly number[]): Promise<Map<number, string>> {
+  const commands = new Map<number, string>();
+  if (pids.length === 0 || os === "windows") return commands;
+  const out = await run("ps", ["-o", "pid=,args=", "-p", pids.join(",")]);
+  if (out === null) {
+    for (const row of await listFromProc({ commands: true }) ?? []) {
+      if (pids.includes(row.pid)) commands.set(row.pid, row.command ?? "");
+    }
+    return commands;
+  }
+  for (const line of out.split("\n")) {
+    const match = /^\s*(\d+)\s+(.*)$/.exec(line);
+    if (match) commands.set(Number(match[1]), match[2]);
+  }
+  return commands;
+}
+
+/**
+ * This process's PID namespace and start time (Linux): with our pid they name this server everywhere on
+ * the machine, even to a server in another PID namespace. Null elsewhere or when /proc cannot be read.
+ */
+export async function processIdentity(): Promise<{ pidNamespace: string; start: number } | null> {
+  if (os !== "linux") return null;
+  // `$PPID` of this `sh` is our pid; its namespace link reads `pid:[4026531836]`.
+  const out = await run("sh", ["-c", "readlink /proc/$PPID/ns/pid && cat /proc/$PPID/stat"]);
+  const [link, line] = (out ?? "").split("\n");
+  const pidNamespace = /^pid:\[(\d+)\]$/.exec(link ?? "")?.[1];
+  const stat = parseProcStat(line ?? "");
+  return pidNamespace && stat ? { pidNamespace, start: stat.start } : null;
+}
+
+/** The PID namespace of each of `pids` (Linux): a pid named by another namespace means something else here. */
+export async function pidNamespaces(pids: readonly number[]): Promise<Map<number, string>> {
+  const spaces = new Map<number, string>();
+  if (pids.length === 0 || os !== "linux") return spaces;
+  const script = 'for p; do echo "$p $(readlink /proc/$p/ns/pid)"; done';
+  const out = await run("sh", ["-c", script, "sh", ...pids.map(String)]);
+  for (const match of (out ?? "").matchAll(/^(\d+) pid:\[(\d+)\]$/gm)) spaces.set(Number(match[1]), match[2]);
+  return spaces;
 }
 
 /**

@@ -7,6 +7,7 @@
 import { ownProcessTree, processRules } from "../platform/mod.ts";
 import { type Drain, drainStream } from "./drain.ts";
 import { killTree } from "./tree_kill.ts";
+import { adoption } from "./adoption.ts";
 
 /** How to run the command. */
 export interface BoundedRunOptions {
@@ -53,6 +54,8 @@ export async function runBounded(
     detached: processRules.detached,
   }).spawn();
   const owned = ownProcessTree(child.pid);
+  // Deno reaps it: where this process adopts orphans, it must not take it for one.
+  const disown = adoption.own(child.pid);
   let exited = false;
   const chunks = { stdout: [] as Uint8Array[], stderr: [] as Uint8Array[] };
   // The drain reuses its buffer: keep copies.
@@ -76,6 +79,7 @@ export async function runBounded(
     status = await child.status;
     exited = true;
   } finally {
+    disown();
     clearTimeout(timer);
     options.signal?.removeEventListener("abort", onAbort);
   }

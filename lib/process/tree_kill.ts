@@ -1,12 +1,15 @@
 /**
- * Kills a whole process tree. POSIX: the tree is a process group (spawned with `detached: true`), signalled
- * politely, then with SIGKILL after a grace; on Linux, processes that left the group with their own
- * `setsid` are still found through a marker entry in their environment. Windows: the tree's Job Object when
- * it has one, and `taskkill /T /F` by pid, but only while that pid is surely still ours.
+ * Kills a whole process tree. POSIX: the tree is a process group (spawned with `detached: true`) and its
+ * session, signalled politely, then with SIGKILL after a grace, plus every descendant of them and, on Linux,
+ * every process carrying a marker entry in its environment: a child that left with its own `setsid` is still
+ * a descendant, or marked. A group is signalled only while it is provably still ours (pids get reused).
+ * Windows: the tree's Job Object when it has one, and `taskkill /T /F` by pid, but only while that pid is
+ * surely still ours.
  * @module
  */
 import { type OwnedTree, processRules } from "../platform/mod.ts";
 import { findMarked, listProcesses, type ProcessRow } from "./processes.ts";
+import { groupExists, lookAtTree, type TreeView } from "./tree_view.ts";
 
 /** How a tree is identified and killed. */
 export interface TreeKillOptions {
@@ -19,8 +22,11 @@ export interface TreeKillOptions {
   /** Windows: the Job Object holding the tree (from `ownProcessTree`). */
   owned?: OwnedTree | null;
   /**
-   * Windows without a Job Object: whether the root has not been reaped yet (its status not yet seen), so
-   * that its pid cannot name another process; when false, nothing is killed by pid. Default true.
+   * Whether the root has not been reaped yet (its status not yet seen), so that its pid, and the group and
+   * session it leads, cannot name anything else. Once it was reaped, POSIX still signals the group while a
+   * process of it lives and no process holds its number as a pid (a live group keeps its id from being
+   * reused; a process with that pid means the number was reused, by a group that is not ours); Windows then
+   * kills nothing by pid. Default true.
    */
   rootRunning?: boolean;
 }
@@ -28,58 +34,41 @@ export interface TreeKillOptions {
 const POLL_MS = 50;
 const KILL_WAIT_MS = 1000;
 
-/** Live (not zombie) pids of group `pgid` plus those carrying `marker`; null when `ps` is unavailable. */
-export async function findTreeMembers(pgid: number, marker?: string): Promise<number[] | null> {
-  return (await treeMembers(pgid, { marker }))?.map((row) => row.pid) ?? null;
-}
-
-/** Like {@link findTreeMembers}, as process rows (`commands` fills in their command lines). */
-export async function treeMembers(
-  pgid: number,
-  options: { marker?: string; commands?: boolean } = {},
-): Promise<ProcessRow[] | null> {
-  const rows = await listProcesses({ commands: options.commands });
-  if (rows === null) return null;
-  const live = rows.filter((row) => !row.zombie && row.pid !== Deno.pid);
-  const members = live.filter((row) => row.pgid === pgid);
-  if (!options.marker) return members;
-  const others = live.filter((row) => row.pgid !== pgid);
-  const marked = new Set(await findMarked(others.map((row) => row.pid), options.marker));
-  return [...members, ...others.filter((row) => marked.has(row.pid))];
-}
-
-/** Whether anything of the tree is still alive. */
-export async function treeAlive(pgid: number, marker?: string): Promise<boolean> {
-  const members = await findTreeMembers(pgid, marker);
-  return members ? members.length > 0 : groupExists(pgid);
-}
-
-/**
- * Whether group `pgid` has any process, zombies included: one signal, nothing spawned (POSIX; false on
- * Windows). SIGCONT, because Deno cannot send signal 0 and it is harmless to a running process.
- */
-export function groupExists(pgid: number): boolean {
-  try {
-    Deno.kill(-pgid, "SIGCONT");
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Kills the tree rooted at `pid` and resolves once it is gone (or SIGKILL was sent to what remained). */
 export async function killTree(pid: number, options: TreeKillOptions = {}): Promise<void> {
   const taskkill = processRules.treeKillArgv(pid);
   if (taskkill) return await killWindowsTree(pid, taskkill, options);
-  const members = await findTreeMembers(pid, options.marker);
+  const rootRunning = options.rootRunning ?? true;
+  // Signalled once, still ours: one whose parent died of the first signal is no descendant of anything now.
+  const signalled = new Map<number, number | undefined>();
+  const isMember = (row: ProcessRow) => signalled.has(row.pid) && signalled.get(row.pid) === row.start;
+  const look = () => lookAtTree(pid, { marker: options.marker, rootRunning, isMember });
+  const hit = (view: TreeView | null, sig: Deno.Signal) => {
+    // No table: the group can be trusted only while its leader is surely ours.
+    if (view ? view.ownGroup : rootRunning) signal(-pid, sig);
+    for (const row of view?.members ?? []) {
+      signalled.set(row.pid, row.start);
+      signal(row.pid, sig);
+    }
+  };
+  const gone = async (timeoutMs: number) => {
+    const deadline = performance.now() + timeoutMs;
+    while (true) {
+      const view = await look();
+      if (view ? view.members.length === 0 : !(rootRunning && groupExists(pid))) return true;
+      if (performance.now() >= deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+  };
+  const first = await look();
   // Nothing left: do not signal a group id that may since belong to someone else.
-  if (members !== null && members.length === 0) return;
-  const signal = options.signal ?? processRules.gentleSignal;
-  signalAll(pid, members ?? [], signal);
-  if (signal !== "SIGKILL" && await waitGone(pid, options.marker, options.graceMs ?? 2000)) return;
-  signalAll(pid, await findTreeMembers(pid, options.marker) ?? [], "SIGKILL");
+  if (first !== null && first.members.length === 0) return;
+  const sig = options.signal ?? processRules.gentleSignal;
+  hit(first, sig);
+  if (sig !== "SIGKILL" && await gone(options.graceMs ?? 2000)) return;
+  hit(await look(), "SIGKILL");
   // SIGKILL is delivered asynchronously: wait (briefly) until the kernel has really ended them.
-  await waitGone(pid, options.marker, KILL_WAIT_MS);
+  await gone(KILL_WAIT_MS);
 }
 
 /** Sends SIGKILL to every process whose environment has an entry starting with `prefix` (Linux). */
@@ -134,21 +123,6 @@ export async function killWindowsTree(
   while (owned.alive() && performance.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
-}
-
-/** Polls until the tree is gone; false if it still lives after `timeoutMs`. */
-async function waitGone(pgid: number, marker: string | undefined, timeoutMs: number): Promise<boolean> {
-  const deadline = performance.now() + timeoutMs;
-  while (await treeAlive(pgid, marker)) {
-    if (performance.now() >= deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
-  return true;
-}
-
-function signalAll(pgid: number, pids: readonly number[], sig: Deno.Signal): void {
-  signal(-pgid, sig);
-  for (const pid of pids) signal(pid, sig);
 }
 
 function signal(pid: number, sig: Deno.Signal): void {

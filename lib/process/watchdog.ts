@@ -1,11 +1,15 @@
 /**
  * A watchdog process that kills registered process groups when this process ends by any cause, SIGKILL
- * included: it reads a pipe that only this process holds open, and EOF on it means we are gone. POSIX only
- * (see `processRules.watchdogArgv`); elsewhere every call is a no-op.
+ * included: it reads a pipe that only this process holds open, and EOF on it means we are gone. On Linux it
+ * also kills every descendant of those groups and of the orphans this process adopted (adoption.ts), whose
+ * parent links still lead to them after our death, and checks each process's start time first: a pid that
+ * was reused meanwhile names someone else. POSIX only (see `processRules.watchdogArgv`); elsewhere every
+ * call is a no-op.
  * @module
  */
 import { processRules } from "../platform/mod.ts";
 import { log } from "../log.ts";
+import { adoption } from "./adoption.ts";
 
 /** Options of {@link GroupWatchdog}. */
 export interface WatchdogOptions {
@@ -24,6 +28,8 @@ export class GroupWatchdog {
   #child: Deno.ChildProcess | undefined;
   #writer: WritableStreamDefaultWriter<Uint8Array> | undefined;
   #closed = false;
+  #written: Promise<void> = Promise.resolve();
+  #unsubscribe: (() => void) | undefined;
 
   constructor(options: WatchdogOptions) {
     this.#options = options;
@@ -42,10 +48,16 @@ export class GroupWatchdog {
     if (this.#groups.delete(pgid)) this.#send(`- ${pgid}\n`);
   }
 
+  /** Resolves once everything told so far has reached the watchdog's pipe. */
+  flushed(): Promise<void> {
+    return this.#written;
+  }
+
   /** Ends the watchdog without killing anything: the caller has already killed what it watched. */
   async close(): Promise<void> {
     this.#closed = true;
     this.#groups.clear();
+    this.#unsubscribe?.();
     const child = this.#child;
     const writer = this.#writer;
     this.#child = this.#writer = undefined;
@@ -75,20 +87,31 @@ export class GroupWatchdog {
       log.error("watchdog: cannot start it; jobs die with this process only through its cleanup", error);
       return;
     }
+    // Deno reaps it: it is no orphan of ours.
+    const disown = adoption.own(child.pid, { keepsScanning: false });
     const writer = child.stdin.getWriter();
     this.#child = child;
     this.#writer = writer;
     child.status.then(() => {
+      disown();
       if (this.#child !== child) return;
       log.error("watchdog: it ended unexpectedly; the next job starts a new one");
       this.#child = this.#writer = undefined;
       writer.abort().catch(() => {});
     });
-    this.#send([...this.#groups].map((pgid) => `+ ${pgid}\n`).join(""));
+    this.#unsubscribe?.();
+    this.#unsubscribe = adoption.subscribe({
+      adopted: (pids) => this.#send(pids.map((pid) => `r ${pid}\n`).join("")),
+      gone: (pids) => this.#send(pids.map((pid) => `x ${pid}\n`).join("")),
+    });
+    const groups = [...this.#groups].map((pgid) => `+ ${pgid}\n`);
+    this.#send([...groups, ...adoption.adopted.map((pid) => `r ${pid}\n`)].join(""));
   }
 
   #send(lines: string): void {
-    this.#writer?.write(encoder.encode(lines)).catch(() => {
+    const writer = this.#writer;
+    if (!writer || lines === "") return;
+    this.#written = writer.write(encoder.encode(lines)).catch(() => {
       // The watchdog died: its status handler above clears it, and the next watch() starts another.
     });
   }

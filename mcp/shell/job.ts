@@ -14,6 +14,7 @@ import {
   type OutputLogOptions,
 } from "../../lib/process/output_log.ts";
 import { killTree } from "../../lib/process/tree_kill.ts";
+import { adoption } from "../../lib/process/adoption.ts";
 import { type GroupWatch, Leftovers } from "./leftovers.ts";
 import { type Launch, prepareLaunch } from "./launch.ts";
 import { StdinClosedError, StdinQueue, type StdinReport } from "./stdin.ts";
@@ -75,9 +76,12 @@ export class Job {
   #spec: JobSpec;
   #launch: Launch;
   #owned: OwnedTree | null;
+  #disown: () => void;
   #now: () => number;
 
   private constructor(spec: JobSpec, child: Deno.ChildProcess, launch: Launch, owned: OwnedTree | null) {
+    // Deno reaps the shell: never the adoption scan (registered in the turn that spawned it).
+    this.#disown = adoption.own(child.pid);
     this.#spec = spec;
     this.#launch = launch;
     this.#owned = owned;
@@ -171,6 +175,11 @@ export class Job {
   /** How processes that outlived the shell were ended, when shell_kill or timeout_s ended them. */
   get backgroundEnd(): "killed" | "timeout" | undefined {
     return this.#leftoversEnd;
+  }
+
+  /** What outlived the shell, while it lives and is not being killed: for a look shared by all jobs. */
+  get leftovers(): Leftovers | null {
+    return this.#leftovers.alive && this.#killing === undefined ? this.#leftovers : null;
   }
 
   /** Re-checks whether processes that outlived the shell are still alive. */
@@ -280,13 +289,13 @@ export class Job {
 
   /** Kills the job's whole process tree (also what outlived an exited shell) and waits for the end. */
   kill(
-    options: { signal?: Deno.Signal; reason?: "killed" | "timeout"; sweep?: boolean } = {},
+    options: { signal?: Deno.Signal; reason?: "killed" | "timeout" } = {},
   ): Promise<void> {
     if (this.#endedAt === undefined) this.#pendingState ??= options.reason ?? "killed";
     this.#killing ??= (async () => {
       const leftovers = this.#leftovers.alive;
       // killTree checks the process table first, so a finished tree costs one look and no signal.
-      if (this.#endedAt === undefined || leftovers || !this.quiet || options.sweep) {
+      if (this.#endedAt === undefined || leftovers || !this.quiet) {
         await killTree(this.pid, {
           marker: this.#spec.marker,
           signal: options.signal,
@@ -306,9 +315,9 @@ export class Job {
     return this.#killing;
   }
 
-  /** Ends everything the job holds: its tree, pipes, stdin and timer; `sweep` also kills a finished tree. */
-  async dispose(options: { sweep?: boolean } = {}): Promise<void> {
-    await this.kill({ sweep: options.sweep });
+  /** Ends everything the job holds: its tree, pipes, stdin and timer. */
+  async dispose(): Promise<void> {
+    await this.kill();
     // The tree is dead, so queued input fails at once; only a reader beyond reach could hold it longer.
     await this.#stdin?.close();
   }
@@ -325,6 +334,8 @@ export class Job {
 
   async #watch(): Promise<void> {
     const status = await this.#child.status;
+    // Reaped: what it left running is now adopted by us (Linux), and its pid may name another process.
+    this.#disown();
     this.#launch.cleanup(); // the shell read its script file (if any) to the end
     this.#endedAt = this.#now();
     this.#exitCode = status.signal ? null : status.code;

@@ -1,21 +1,16 @@
 /** The job registry: starts jobs with a resolved shell, cwd and env, enforces limits, evicts old jobs. */
 import { ToolError } from "../../lib/mcp/errors.ts";
-import { processRules } from "../../lib/platform/mod.ts";
 import type { OutputLogOptions } from "../../lib/process/output_log.ts";
-import { findOnPath } from "../../lib/platform/which.ts";
 import { capQuote } from "../../lib/text/cap.ts";
-import { listProcesses } from "../../lib/process/processes.ts";
+import { processIdentity } from "../../lib/process/processes.ts";
 import { killMarked } from "../../lib/process/tree_kill.ts";
+import { adoption } from "../../lib/process/adoption.ts";
 import { GroupWatchdog } from "../../lib/process/watchdog.ts";
 import type { Workspace } from "../../lib/workspace/workspace.ts";
 import { jobEnv, MARKER_NAME } from "./env.ts";
 import { Job } from "./job.ts";
-
-/** Shells a caller may name; each is looked up on PATH. */
-export const SHELLS = ["bash", "sh", "zsh", "pwsh", "powershell", "cmd"] as const;
-
-/** One of {@link SHELLS}. */
-export type ShellChoice = typeof SHELLS[number];
+import { LeftoverWatch } from "./leftover_watch.ts";
+import { resolveCwd, type ShellChoice, ShellFinder } from "./resolve.ts";
 
 /** What the registry is built from. */
 export interface JobsOptions {
@@ -24,7 +19,7 @@ export interface JobsOptions {
   serverEnv: Record<string, string>;
   /** Parsed `SHELL_MCP_ENV_ALLOW`. */
   envAllow?: readonly string[];
-  /** Default 32. */
+  /** Jobs running or whose background processes still run; default 32. */
   maxRunning?: number;
   /** Finished jobs kept for reading; default 100. */
   keepFinished?: number;
@@ -50,45 +45,55 @@ export class JobRegistry {
   #jobs = new Map<number, Job>();
   #nextId = 1;
   #options: JobsOptions;
-  #shells = new Map<string, Promise<string | null>>();
+  #shells: ShellFinder;
   #closed = false;
+  #closing: Promise<void> | undefined;
   /** Starts between their slot check and their spawn: they hold a slot while they resolve shell and cwd. */
   #starting = 0;
-  /** Tells this registry's jobs from those of other servers (or other instances in one process). */
-  #markerPrefix = `${MARKER_NAME}=${Deno.pid}-${crypto.randomUUID().slice(0, 8)}.`;
+  /**
+   * `SHELL_MCP_JOB=<pid>-<random>[-<pid namespace>-<start time>].`: tells this registry's jobs from those of
+   * other servers (or other instances in one process); on Linux it also names this server unambiguously, so
+   * that another server judges it dead only when it is (orphans.ts). Resolved before the first spawn.
+   */
+  #markerPrefix: Promise<string> | undefined;
+  #random = crypto.randomUUID().slice(0, 8);
   /** Kills every job's group, and what carries our marker, when this process dies without cleaning up. */
-  #watchdog: GroupWatchdog;
+  #watchdog: GroupWatchdog | undefined;
+  #leftovers = new LeftoverWatch(() => this.list().flatMap((job) => job.leftovers ?? []));
+  /** Closing the last registry of the process also kills the orphans the process adopted. */
+  #closeRegistry = adoption.openRegistry();
 
   constructor(options: JobsOptions) {
     this.#options = options;
-    this.#watchdog = new GroupWatchdog({
-      // A BRE for grep: only the dot of the prefix is special.
-      markerPattern: `^${this.#markerPrefix.replaceAll(".", "\\.")}`,
-      path: options.serverEnv.PATH,
-    });
+    this.#shells = new ShellFinder(options.serverEnv);
   }
 
   /** Starts a job; throws when the shell, cwd or a free slot is missing. */
   async start(request: StartRequest): Promise<Job> {
     this.#assertOpen();
-    const maxRunning = this.#options.maxRunning ?? 32;
-    const running = [...this.#jobs.values()].filter((job) => job.state === "running").length;
-    if (running + this.#starting >= maxRunning) {
+    // Finished jobs whose processes still run count too: each costs a watch, and they add up unseen.
+    if (this.#busy().length + this.#starting >= this.#maxRunning) await this.#leftovers.refresh();
+    const busy = this.#busy();
+    if (busy.length + this.#starting >= this.#maxRunning) {
+      const ids = busy.map((job) => job.id).slice(-10).join(", ");
+      const what = busy.every((job) => job.state === "running")
+        ? "jobs are already running"
+        : "jobs are running or left processes running";
       throw new ToolError(
         "unavailable",
-        `Cannot start "${
-          capQuote(request.command)
-        }": ${maxRunning} jobs are already running (the limit); stop one with shell_kill`,
+        `Cannot start "${capQuote(request.command)}": ${this.#maxRunning} ${what} (the limit); stop one ` +
+          `with shell_kill (jobs ${ids})`,
       );
     }
     // Reserved before the first await: concurrent starts cannot all pass the check above.
     this.#starting++;
     try {
-      const shell = await this.#resolveShell(request.shell);
-      const cwd = await this.#resolveCwd(request.cwd);
+      const shell = await this.#shells.resolve(request.shell);
+      const cwd = await resolveCwd(this.#options.workspace, request.cwd);
+      const prefix = await this.#prefix();
       // closeAll() may have run during the awaits: never spawn what it can no longer kill.
       this.#assertOpen();
-      return this.#spawn(request, shell, cwd);
+      return this.#spawn(request, shell, cwd, prefix);
     } finally {
       this.#starting--;
     }
@@ -111,27 +116,61 @@ export class JobRegistry {
     return [...this.#jobs.values()];
   }
 
-  /** Kills every job tree and releases every pipe; the server's cleanup hook. */
-  async closeAll(): Promise<void> {
+  /** Looks at every job's background processes now (one look at the process table for all). */
+  async refreshLeftovers(): Promise<void> {
+    // Also our orphans: the watchdog learns of any adopted since the last periodic look before we answer.
+    adoption.scan();
+    await Promise.all([this.#leftovers.refresh(), this.#watchdog?.flushed()]);
+  }
+
+  /** Kills every job tree and releases every pipe; the server's cleanup hook. Safe to call twice. */
+  closeAll(): Promise<void> {
     this.#closed = true;
-    // One look at the process table finds finished jobs whose group still has live members.
-    const rows = await listProcesses();
-    const liveGroups = new Set(rows?.filter((row) => !row.zombie).map((row) => row.pgid));
-    await Promise.all(
-      [...this.#jobs.values()].map((job) => job.dispose({ sweep: rows !== null && liveGroups.has(job.pid) })),
-    );
+    this.#closing ??= this.#close();
+    return this.#closing;
+  }
+
+  async #close(): Promise<void> {
+    await this.#leftovers.close();
+    // Running jobs and those whose processes outlived them: each kill signals a finished job's group only
+    // while it is provably still ours (its number may have been reused since its shell was reaped).
+    await Promise.all([...this.#jobs.values()].map((job) => job.dispose()));
     // Linux: whatever still carries one of our markers (left its group, redirected its output) dies too.
-    await killMarked(this.#markerPrefix);
-    await this.#watchdog.close();
+    if (this.#markerPrefix) await killMarked(await this.#markerPrefix);
+    // Orphans that left group, session and marker are ours by adoption; whose job they were is not known.
+    if (this.#closeRegistry()) await adoption.killAll(this.#options.graceMs ?? 2000);
+    await this.#watchdog?.close();
   }
 
   #assertOpen(): void {
     if (this.#closed) throw new ToolError("unavailable", "Cannot start a job: the server is shutting down");
   }
 
-  #spawn(request: StartRequest, shell: string, cwd: string): Job {
+  /** The marker prefix, found out once (one look at /proc on Linux). */
+  #prefix(): Promise<string> {
+    this.#markerPrefix ??= processIdentity().then((self) =>
+      `${MARKER_NAME}=${Deno.pid}-${this.#random}${self ? `-${self.pidNamespace}-${self.start}` : ""}.`
+    );
+    return this.#markerPrefix;
+  }
+
+  get #maxRunning(): number {
+    return this.#options.maxRunning ?? 32;
+  }
+
+  /** Jobs that hold a slot: running, or finished with processes still running. */
+  #busy(): Job[] {
+    return this.list().filter((job) => job.state === "running" || job.orphans);
+  }
+
+  #spawn(request: StartRequest, shell: string, cwd: string, prefix: string): Job {
     const id = this.#nextId++;
-    const marker = `${this.#markerPrefix}${id}`;
+    const marker = `${prefix}${id}`;
+    this.#watchdog ??= new GroupWatchdog({
+      // A BRE for grep: only the dots of the prefix are special.
+      markerPattern: `^${prefix.replaceAll(".", "\\.")}`,
+      path: this.#options.serverEnv.PATH,
+    });
     const { env, clearEnv } = jobEnv({
       serverEnv: this.#options.serverEnv,
       allow: this.#options.envAllow,
@@ -155,7 +194,10 @@ export class JobRegistry {
       now: this.#options.now,
     });
     this.#jobs.set(id, job);
-    job.finished.then(() => this.#evict());
+    job.finished.then(() => {
+      if (job.orphans) this.#leftovers.kick();
+      this.#evict();
+    });
     return job;
   }
 
@@ -166,44 +208,5 @@ export class JobRegistry {
       job.state !== "running" && job.quiet && !job.orphans
     );
     for (const job of finished.slice(0, Math.max(0, finished.length - keep))) this.#jobs.delete(job.id);
-  }
-
-  async #resolveShell(choice: ShellChoice | undefined): Promise<string> {
-    const env = {
-      PATH: this.#options.serverEnv.PATH ?? this.#options.serverEnv.Path,
-      PATHEXT: this.#options.serverEnv.PATHEXT,
-    };
-    const lookup = (name: string) => {
-      if (!this.#shells.has(name)) this.#shells.set(name, findOnPath(name, env));
-      return this.#shells.get(name)!;
-    };
-    const candidates = choice ? [choice] : processRules.defaultShells;
-    for (const name of candidates) {
-      const found = await lookup(name);
-      if (found) return found;
-    }
-    const found = await Promise.all(SHELLS.map(async (name) => (await lookup(name)) ? name : undefined));
-    const available = found.filter(Boolean).join(", ") || "none";
-    const wanted = choice
-      ? `shell "${choice}"`
-      : `a default shell (${processRules.defaultShells.join(", ")})`;
-    throw new ToolError("unavailable", `Cannot find ${wanted} on PATH; available: ${available}`);
-  }
-
-  async #resolveCwd(cwd: string | undefined): Promise<string> {
-    const real = await this.#options.workspace.resolveInside(cwd ?? ".");
-    let info: Deno.FileInfo;
-    try {
-      info = await Deno.stat(real);
-    } catch {
-      throw new ToolError(
-        "not_found",
-        `Cannot run in "${capQuote(cwd ?? ".")}": no such folder in the workspace`,
-      );
-    }
-    if (!info.isDirectory) {
-      throw new ToolError("invalid_argument", `Cannot run in "${capQuote(cwd ?? ".")}": it is a file`);
-    }
-    return real;
   }
 }

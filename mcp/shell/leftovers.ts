@@ -1,11 +1,12 @@
 /**
  * A job's process group seen from outside: registered with the watchdog while anything of it may live, and,
- * once the shell exited, what it left running (found by group and by marker, output redirected or not).
+ * once the shell exited, what it left running (found by group, session, marker and descent, output
+ * redirected or not). One look at the process table serves every job ({@link lookAtLeftovers}).
  * @module
  */
 import type { OwnedTree } from "../../lib/platform/mod.ts";
-import { type ProcessRow, readMarkers } from "../../lib/process/processes.ts";
-import { groupExists, treeAlive, treeMembers } from "../../lib/process/tree_kill.ts";
+import { commandsOf, listProcesses, type ProcessRow, readMarkers } from "../../lib/process/processes.ts";
+import { treeAlive, treeOf } from "../../lib/process/tree_view.ts";
 
 /** The part of the watchdog a job uses. */
 export interface GroupWatch {
@@ -23,8 +24,13 @@ export interface LeftoversOptions {
   owned?: OwnedTree | null;
   /** Called once, when nothing of the group is left (or it was killed). */
   onGone: () => void;
-  /** How often leftovers are looked at again while they live; default 3000. */
-  recheckMs?: number;
+}
+
+/** The process table and who carries which marker entry: one look shared by every job. */
+export interface Snapshot {
+  rows: ProcessRow[];
+  /** `NAME=value` → pids carrying it. */
+  marked: Map<string, Set<number>>;
 }
 
 /** Command lines shown per leftover at most. */
@@ -36,19 +42,18 @@ export class Leftovers {
   #rows: ProcessRow[] = [];
   #alive = false;
   #released = false;
-  #timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(options: LeftoversOptions) {
     this.#options = options;
     options.watchdog?.watch(options.pgid);
   }
 
-  /** Whether processes of the job outlived its shell (as of the last check). */
+  /** Whether processes of the job outlived its shell (as of the last look). */
   get alive(): boolean {
     return this.#alive;
   }
 
-  /** Their command lines, shortened (empty when the process table could not be read). */
+  /** Their command lines, shortened (a pid where the command line is not known). */
   get commands(): string[] {
     return this.#rows.map((row) => {
       const command = row.command || `pid ${row.pid}`;
@@ -56,37 +61,33 @@ export class Leftovers {
     });
   }
 
-  /** Looks at the process table; when nothing is left, releases the group. */
+  /** Looks at the process table now; when nothing is left, releases the group. */
   async check(): Promise<boolean> {
     if (this.#released) return false;
     const owned = this.#options.owned;
-    if (owned) {
-      this.#alive = owned.alive();
-    } else {
-      // The common case (nothing left) costs one signal and, on Linux, one grep: no `ps`.
-      const gone = !groupExists(this.#options.pgid) && !await this.#markedElsewhere();
-      const rows = gone
-        ? []
-        : await treeMembers(this.#options.pgid, { marker: this.#options.marker, commands: true });
-      if (this.#released) return false;
-      this.#rows = rows ?? [];
-      this.#alive = rows ? rows.length > 0 : await treeAlive(this.#options.pgid);
-    }
-    if (!this.#alive) {
-      this.release();
-    } else {
-      // Leftovers with redirected output end without an event: look again now and then.
-      clearTimeout(this.#timer);
-      this.#timer = setTimeout(() => this.check().catch(() => {}), this.#options.recheckMs ?? 3000);
-    }
+    if (owned) this.#set(owned.alive(), []);
+    else await lookAtLeftovers([this], { commands: true });
     return this.#alive;
   }
 
-  /** Whether a process outside the group carries the job's marker (it left with `setsid`; Linux only). */
-  async #markedElsewhere(): Promise<boolean> {
-    const at = this.#options.marker.indexOf("=");
-    const [name, value] = [this.#options.marker.slice(0, at), this.#options.marker.slice(at + 1)];
-    return (await readMarkers(name)).some((found) => found.value === value);
+  /** The job's live processes in `snapshot`; its shell was reaped, so its group id is trusted only if unused. */
+  membersIn(snapshot: Snapshot): ProcessRow[] {
+    const marked = snapshot.marked.get(this.#options.marker);
+    const view = treeOf(snapshot.rows, {
+      pgid: this.#options.pgid,
+      rootRunning: false,
+      isMember: (row) => marked?.has(row.pid) ?? false,
+    });
+    return view.members;
+  }
+
+  /** Takes the result of a look: `members` (with command lines, when known), or, without a table, `alive`. */
+  update(alive: boolean, members: ProcessRow[]): void {
+    if (this.#released) return;
+    // Windows: the Job Object counts the tree's live processes itself.
+    if (this.#options.owned) return this.#set(this.#options.owned.alive(), []);
+    const known = new Map(this.#rows.map((row) => [row.pid, row.command]));
+    this.#set(alive, members.map((row) => ({ ...row, command: row.command ?? known.get(row.pid) })));
   }
 
   /** Nothing of the group lives any more (or it was killed): stop watching it. */
@@ -95,8 +96,65 @@ export class Leftovers {
     this.#released = true;
     this.#alive = false;
     this.#rows = [];
-    clearTimeout(this.#timer);
     this.#options.watchdog?.unwatch(this.#options.pgid);
     this.#options.onGone();
   }
+
+  /** Their pids (as of the last look). */
+  get pids(): number[] {
+    return this.#rows.map((row) => row.pid);
+  }
+
+  /** The job's process group id. */
+  get pgid(): number {
+    return this.#options.pgid;
+  }
+
+  /** The name of the job's marker variable. */
+  get markerName(): string {
+    return this.#options.marker.slice(0, this.#options.marker.indexOf("="));
+  }
+
+  #set(alive: boolean, rows: ProcessRow[]): void {
+    this.#alive = alive;
+    this.#rows = rows;
+    if (!alive) this.release();
+  }
+}
+
+/**
+ * One look at the process table (and one search for markers) for all of `leftovers`; `commands` also reads
+ * the command lines of what it finds. Cheap enough to run for every job at once.
+ */
+export async function lookAtLeftovers(
+  leftovers: readonly Leftovers[],
+  options: { commands?: boolean } = {},
+): Promise<void> {
+  if (leftovers.length === 0) return;
+  const snapshot = await takeSnapshot(new Set(leftovers.map((each) => each.markerName)));
+  if (!snapshot) {
+    for (const each of leftovers) each.update(await treeAlive(each.pgid, { rootRunning: false }), []);
+    return;
+  }
+  const found = leftovers.map((each) => each.membersIn(snapshot));
+  const commands = options.commands ? await commandsOf(found.flat().map((row) => row.pid)) : new Map();
+  leftovers.forEach((each, i) => {
+    // A process that ended before its command line was read is gone: not a leftover.
+    const members = options.commands ? found[i].filter((row) => commands.has(row.pid)) : found[i];
+    each.update(members.length > 0, members.map((row) => ({ ...row, command: commands.get(row.pid) })));
+  });
+}
+
+/** The process table and who carries which entry of the variables `names`, or null when there is no table. */
+async function takeSnapshot(names: Set<string>): Promise<Snapshot | null> {
+  const rows = await listProcesses();
+  if (rows === null) return null;
+  const marked = new Map<string, Set<number>>();
+  for (const name of names) {
+    for (const { pid, value } of await readMarkers(name)) {
+      const entry = `${name}=${value}`;
+      marked.set(entry, (marked.get(entry) ?? new Set()).add(pid));
+    }
+  }
+  return { rows, marked };
 }

@@ -47,7 +47,10 @@ export function describeState(job: Job): string {
   }
 }
 
-/** `; its background processes still run (2: npm run dev, node server.js)`, or how they were ended. */
+/**
+ * `; its background processes still run (2: npm run dev, node server.js)`, how they were ended, or that
+ * something still holds the job's output open.
+ */
 function describeBackground(job: Job): string {
   if (job.orphans) {
     const commands = job.background;
@@ -55,7 +58,9 @@ function describeBackground(job: Job): string {
     return `; its background processes still run${commands.length ? ` (${commands.length}: ${shown})` : ""}`;
   }
   if (job.backgroundEnd === "timeout") return "; background processes killed at timeout_s";
-  return job.backgroundEnd === "killed" ? "; background processes killed" : "";
+  if (job.backgroundEnd === "killed") return "; background processes killed";
+  // A process out of sight (it left group, session and marker) may still write: the end is not known yet.
+  return job.quiet ? "" : "; its output is still open";
 }
 
 /** Output decoded and cleaned, per stream, with the bytes dropped from its middle. */

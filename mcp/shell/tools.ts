@@ -6,7 +6,8 @@ import { capQuote } from "../../lib/text/cap.ts";
 import { formatCount } from "../../lib/text/format.ts";
 import { assertValidEnv } from "./env.ts";
 import type { StdinReport } from "./stdin.ts";
-import { type JobRegistry, SHELLS } from "./jobs.ts";
+import type { JobRegistry } from "./jobs.ts";
+import { SHELLS } from "./resolve.ts";
 import { describeState, lastLine, renderDecoded } from "./render.ts";
 import { readPage, settle, untilFinished } from "./reading.ts";
 import { readWhole } from "./whole_read.ts";
@@ -93,7 +94,9 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
           const hint = job.orphans
             ? `\n[job ${job.id}: shell_kill job_id=${job.id} stops what still runs; ` +
               `so does timeout_s (${timeoutS}s)]`
-            : "";
+            : job.quiet
+            ? ""
+            : `\n[job ${job.id}: shell_output job_id=${job.id} shows what still comes]`;
           // A cut names its cursor: the job id must be there to follow it.
           const id = whole.cutAt === undefined ? "" : `job ${job.id} `;
           return `${id}${describeState(job)}\n${body || "(no output)"}${hint}`;
@@ -208,8 +211,8 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
       },
       annotations: READ_ONLY,
       run: async () => {
+        await jobs.refreshLeftovers();
         const list = jobs.list();
-        await Promise.all(list.map((job) => job.refreshOrphans()));
         return {
           jobs: list.map((job) => ({
             id: job.id,

@@ -1,5 +1,14 @@
 import assert from "node:assert/strict";
-import { findMarked, listFromProc, listProcesses, readMarkers } from "../../../lib/process/processes.ts";
+import {
+  commandsOf,
+  findMarked,
+  listFromProc,
+  listProcesses,
+  pidNamespaces,
+  processIdentity,
+  readMarkers,
+} from "../../../lib/process/processes.ts";
+import { parseProcStat } from "../../../lib/platform/linux_process.ts";
 import { os } from "../../../lib/platform/mod.ts";
 
 Deno.test({
@@ -14,20 +23,21 @@ Deno.test({
       stderr: "null",
     }).spawn();
     try {
+      // Linux reads the table from /proc: sessions and start times too, no procps needed.
       const rows = await listProcesses();
-      assert.deepEqual(rows?.find((row) => row.pid === child.pid), {
+      const row = rows?.find((row) => row.pid === child.pid);
+      assert.deepEqual({ ...row, start: undefined }, {
         pid: child.pid,
+        ppid: Deno.pid,
         pgid: child.pid,
+        sid: child.pid,
+        start: undefined,
         zombie: false,
       });
+      assert.ok(row!.start! > 0);
       assert.ok(rows!.some((row) => row.pid === Deno.pid));
-      // The fallback for containers without procps reads the same table from /proc.
       const fromProc = await listFromProc();
-      assert.deepEqual(fromProc?.find((row) => row.pid === child.pid), {
-        pid: child.pid,
-        pgid: child.pid,
-        zombie: false,
-      });
+      assert.deepEqual(fromProc?.find((row) => row.pid === child.pid), row);
       assert.deepEqual(await findMarked([child.pid, Deno.pid], "PROCESSES_TEST_MARK=x1"), [child.pid]);
       assert.deepEqual(await findMarked([child.pid], "PROCESSES_TEST_MARK=x"), []);
       assert.deepEqual(await findMarked([child.pid], "PROCESSES_TEST_MARK=", true), [child.pid]);
@@ -50,12 +60,11 @@ Deno.test({
     const child = new Deno.Command("sleep", { args: ["30"], detached: true, stdout: "null", stderr: "null" })
       .spawn();
     try {
-      const rows = await listProcesses();
-      assert.deepEqual(rows?.find((row) => row.pid === child.pid), {
-        pid: child.pid,
-        pgid: child.pid,
-        zombie: false,
-      });
+      const rows = await listProcesses({ commands: true });
+      const row = rows?.find((row) => row.pid === child.pid);
+      assert.deepEqual([row?.ppid, row?.pgid, row?.zombie], [Deno.pid, child.pid, false]);
+      assert.match(row?.command ?? "", /sleep 30$/);
+      assert.match((await commandsOf([child.pid, Deno.pid])).get(child.pid) ?? "", /sleep 30$/);
     } finally {
       child.kill("SIGKILL");
       await child.status;
@@ -69,5 +78,31 @@ Deno.test({
   fn: async () => {
     assert.equal(await listProcesses(), null);
     assert.deepEqual(await findMarked([Deno.pid], "PATH=", true), []);
+  },
+});
+
+Deno.test("parseProcStat reads pid, parent, group, session, state and start time, whatever the name holds", () => {
+  const line = "4242 (a b) (c)) S 1 4242 4240 0 -1 4194560 95 0 0 0 0 0 0 0 20 0 1 0 987654 2478080 166";
+  assert.deepEqual(parseProcStat(line), {
+    pid: 4242,
+    ppid: 1,
+    pgid: 4242,
+    sid: 4240,
+    state: "S",
+    start: 987654,
+    comm: "a b) (c)",
+  });
+  assert.equal(parseProcStat("not a stat line"), null);
+});
+
+Deno.test({
+  name: "processIdentity and pidNamespaces name our PID namespace (Linux)",
+  ignore: os !== "linux",
+  fn: async () => {
+    const self = await processIdentity();
+    assert.match(self?.pidNamespace ?? "", /^\d+$/);
+    const row = (await listProcesses())?.find((row) => row.pid === Deno.pid);
+    assert.equal(self?.start, row?.start);
+    assert.deepEqual(await pidNamespaces([Deno.pid]), new Map([[Deno.pid, self!.pidNamespace]]));
   },
 });

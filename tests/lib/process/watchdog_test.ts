@@ -54,3 +54,82 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "at EOF the watchdog kills listed orphans and their descendants, even unmarked in their own session",
+  ignore: os !== "linux",
+  fn: async () => {
+    // A stands for an orphan the server adopted; B, its child, left A's session and carries no marker.
+    const tree = new Deno.Command("sh", {
+      args: ["-c", "setsid sleep 300 & echo $!; exec sleep 301"],
+      detached: true,
+      stdout: "piped",
+      stderr: "null",
+    }).spawn();
+    const forgotten = sleeper();
+    const reader = tree.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    const child = Number((await reader.read()).value?.trim());
+    reader.releaseLock();
+    const argv = processRules.watchdogArgv("^WATCHDOG_TEST_NONE=")!;
+    const watchdog = new Deno.Command(argv[0], { args: argv.slice(1), stdin: "piped", detached: true })
+      .spawn();
+    try {
+      const writer = watchdog.stdin.getWriter();
+      await writer.write(new TextEncoder().encode(`r ${tree.pid}\nr ${forgotten.pid}\nx ${forgotten.pid}\n`));
+      await writer.close();
+      assert.equal((await watchdog.status).code, 0);
+      await waitFor("the orphan and its descendant to die", async () => {
+        return !await isAlive(tree.pid) && !await isAlive(child);
+      });
+      assert.equal(await isAlive(forgotten.pid), true, "a forgotten orphan was killed");
+    } finally {
+      reap([tree.pid, child, forgotten.pid]);
+      await tree.stdout.cancel().catch(() => {});
+      await Promise.all([tree.status, forgotten.status]);
+    }
+  },
+});
+
+/** `unshare --pid` (root here): a PID namespace of our own, where the next pid can be chosen. */
+const canUnshare = os === "linux" && Deno.uid() === 0 &&
+  (await new Deno.Command("unshare", { args: ["--pid", "--fork", "--mount-proc", "true"], stderr: "null" })
+    .output().then((out) => out.success, () => false));
+
+Deno.test({
+  name: "at EOF the watchdog leaves a group whose number a new process took after ours ended (Linux, root)",
+  ignore: !canUnshare,
+  fn: async () => {
+    // In a fresh PID namespace: our group's leader ends, then another process is given its pid and leads
+    // a group of the same number. Signalling that number would hit a process that is not ours.
+    const script = [
+      `mkfifo "$DIR/pipe"`,
+      `sh -c "$WATCHDOG" watchdog "^WATCHDOG_TEST_NONE=" < "$DIR/pipe" & dog=$!`,
+      `exec 3> "$DIR/pipe"`,
+      // 3>&-: only this script may hold the watchdog's pipe, or its EOF would never come.
+      `setsid sleep 60 3>&- & ours=$!`,
+      `echo "+ $ours" >&3`,
+      // More than a pipe holds: once written, the watchdog has read our line (and noted the start time).
+      `yes "+ 0" | head -n 20000 >&3`,
+      `kill $ours; wait $ours`,
+      `echo $((ours - 1)) > /proc/sys/kernel/ns_last_pid`,
+      `setsid sleep 60 3>&- & other=$!`,
+      `[ "$other" = "$ours" ] || { echo "pid not reused: $ours $other"; exit 1; }`,
+      `exec 3>&-; wait $dog`,
+      `kill -0 $other && echo "survived" || echo "killed"`,
+      `kill -9 $other`,
+    ].join("\n");
+    const dir = await Deno.makeTempDir();
+    try {
+      const out = await new Deno.Command("unshare", {
+        args: ["--pid", "--fork", "--mount-proc", "sh", "-c", script],
+        env: { DIR: dir, WATCHDOG: processRules.watchdogArgv("x")![2] },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+      assert.match(text, /^survived$/m, text);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});

@@ -4,6 +4,8 @@ import { tempWorkspace } from "../../_support/workspace.ts";
 import { ToolError } from "../../../lib/mcp/errors.ts";
 import { Workspace } from "../../../lib/workspace/workspace.ts";
 import { JobRegistry } from "../../../mcp/shell/jobs.ts";
+import { isWindows } from "../../../lib/platform/mod.ts";
+import { isAlive, reap } from "./processes.ts";
 
 function registry(cwd: string, maxRunning: number): JobRegistry {
   return new JobRegistry({
@@ -68,5 +70,32 @@ Deno.test({
     await jobs.closeAll();
     await refused;
     assert.deepEqual(jobs.list(), []);
+  },
+});
+
+Deno.test({
+  name: "closeAll never signals a group that a finished job's pid now names (pid reuse)",
+  ignore: isWindows,
+  fn: async () => {
+    await using ws = await tempWorkspace();
+    const jobs = registry(ws.path, 4);
+    const victim = new Deno.Command("sleep", {
+      args: ["300"],
+      detached: true,
+      stdout: "null",
+      stderr: "null",
+    })
+      .spawn();
+    try {
+      const job = await jobs.start({ command: "exit 0", timeoutMs: 60_000 });
+      await job.finished;
+      // What pid reuse does after the job's shell was reaped: its number now leads an unrelated live group.
+      Object.defineProperty(job, "pid", { value: victim.pid });
+      await jobs.closeAll();
+      assert.equal(await isAlive(victim.pid), true, "shutdown killed a group that is not ours");
+    } finally {
+      reap([victim.pid]);
+      await victim.status;
+    }
   },
 });

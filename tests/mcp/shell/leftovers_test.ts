@@ -1,6 +1,6 @@
 /** What an exited shell leaves behind: reported, listed, killed by shell_kill and timeout_s, and waited for. */
 import assert from "node:assert/strict";
-import { connect } from "../../_support/connect.ts";
+import { connect, textOf } from "../../_support/connect.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
 import { isWindows } from "../../../lib/platform/mod.ts";
 import { denoEval, isAlive, pidsIn, reap, shellServer, sleepers, waitFor } from "./processes.ts";
@@ -123,5 +123,61 @@ Deno.test({
       });
       if (filter) assert.doesNotMatch(seen, /noise/);
     }
+  },
+});
+
+Deno.test({
+  name: "jobs whose background processes still run count against the job limit until they are killed",
+  ...posixOnly,
+  fn: async () => {
+    await using ws = await tempWorkspace();
+    await using c = await connect(shellServer(ws.path, { maxRunning: 2 }));
+    const pids: number[] = [];
+    try {
+      for (let i = 0; i < 2; i++) {
+        const text = await c.text("shell_run", { command: "sleep 300 >/dev/null 2>&1 & echo pid:$!" });
+        assert.match(text, /its background processes still run/);
+        pids.push(...pidsIn(text));
+      }
+      const refused = await c.call("shell_run", { command: "sleep 300 >/dev/null 2>&1 & echo pid:$!" });
+      pids.push(...pidsIn(textOf(refused)));
+      assert.equal(refused.isError, true, textOf(refused));
+      assert.match(
+        textOf(refused),
+        /^Error \[unavailable\]: Cannot start "sleep 300 [^"]*": 2 jobs are running or left processes running \(the limit\); stop one with shell_kill \(jobs 1, 2\)$/,
+      );
+      await c.text("shell_kill", { job_id: 1 });
+      assert.match(await c.text("shell_run", { command: "echo again" }), /^exit 0 after .*\nagain$/);
+    } finally {
+      reap(pids);
+    }
+  },
+});
+
+Deno.test({
+  name: "an exited job whose output a process out of sight still holds says so, and the rest follows",
+  ...posixOnly,
+  fn: async () => {
+    await using ws = await tempWorkspace();
+    await using c = await connect(shellServer(ws.path));
+    // Left its group and session, dropped its marker, and its parent exited: in this test process (no
+    // subreaper) nothing finds it, but it holds the job's stdout and prints a line a second later.
+    const text = await c.text("shell_run", {
+      command: "(setsid env -u SHELL_MCP_JOB sh -c 'sleep 1; echo late; echo pid:$$' &); echo now",
+    });
+    assert.match(
+      text,
+      /^exit 0 after \d+\.\ds; its output is still open\nnow\n\[job 1: shell_output job_id=1 shows what still comes\]$/,
+    );
+    let page = "";
+    await waitFor("the late line", async () => {
+      page += await c.text("shell_output", { job_id: 1, wait_s: 5 });
+      return page.includes("late");
+    });
+    reap(pidsIn(page));
+    assert.match(
+      await c.text("shell_output", { job_id: 1, wait_s: 5 }),
+      /^job 1 exit 0 after \d+\.\ds; next/,
+    );
   },
 });
