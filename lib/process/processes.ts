@@ -131,14 +131,19 @@ export async function findMarked(pids: readonly number[], entry: string, prefix 
 }
 
 /**
- * Every process of ours whose environment holds a `name=...` entry, with that entry's value (Linux only,
- * through /proc/<pid>/environ; [] elsewhere).
+ * Every process of ours (our uid) whose environment holds a `name=...` entry, with that entry's value (Linux
+ * only, through /proc/<pid>/environ; [] elsewhere).
  */
 export async function readMarkers(name: string): Promise<{ pid: number; value: string }[]> {
   if (os !== "linux") return [];
   // -H: file name before each hit; -a: environ files are "binary"; -z: NUL-separated entries; -F: literally
   // (the entry's start is checked below).
-  const out = await run("sh", ["-c", `exec grep -HaszF -e "$0=" /proc/[0-9]*/environ`, name]);
+  // Only processes of our own user: root can read everyone's environment, and another user's process may
+  // carry any marker it likes (test -O: owned by our effective uid).
+  const script =
+    'name=$0; set --; for f in /proc/[0-9]*/environ; do [ -O "$f" ] && set -- "$@" "$f"; done; ' +
+    '[ $# -gt 0 ] && exec grep -HaszF -e "$name=" "$@"';
+  const out = await run("sh", ["-c", script, name]);
   if (!out) return [];
   const found: { pid: number; value: string }[] = [];
   for (const entry of out.split("\0")) {

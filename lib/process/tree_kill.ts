@@ -80,13 +80,23 @@ export async function killMarked(prefix: string): Promise<void> {
 }
 
 /** Signals each of `pids` politely, then SIGKILLs those still alive after `graceMs` (default 1000). */
-export async function killPids(pids: readonly number[], graceMs = 1000): Promise<void> {
+export async function killPids(
+  pids: readonly number[],
+  graceMs = 1000,
+  starts: ReadonlyMap<number, number> = new Map(),
+): Promise<void> {
   if (pids.length === 0) return;
   for (const pid of pids) signal(pid, processRules.gentleSignal);
+  // A pid whose process ended may name another process by the SIGKILL: with its start time known, only the
+  // process that was signalled first is killed.
   const alive = async () => {
     const rows = await listProcesses();
-    const live = new Set(rows?.filter((row) => !row.zombie).map((row) => row.pid));
-    return rows === null ? [...pids] : pids.filter((pid) => live.has(pid));
+    if (rows === null) return starts.size ? [] : [...pids];
+    const live = new Map(rows.filter((row) => !row.zombie).map((row) => [row.pid, row]));
+    return pids.filter((pid) => {
+      const row = live.get(pid);
+      return row !== undefined && (!starts.has(pid) || row.start === starts.get(pid));
+    });
   };
   const deadline = performance.now() + graceMs;
   let left = await alive();

@@ -53,6 +53,10 @@ export async function reapOrphans(): Promise<number[]> {
     const running = live.get(server);
     return running === undefined || (start !== undefined && running.start !== start);
   }).map(({ pid }) => pid);
-  await killPids(orphans);
+  const starts = new Map(orphans.flatMap((pid) => {
+    const start = live.get(pid)?.start;
+    return start === undefined ? [] : [[pid, start] as const];
+  }));
+  await killPids(orphans, undefined, starts);
   return orphans;
 }
