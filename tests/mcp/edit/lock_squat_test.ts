@@ -13,8 +13,9 @@ const asRoot = !isWindows && Deno.uid() === 0;
 
 /** Runs `script` (deno eval) as the user nobody; resolves once it printed "ready". */
 async function asNobody(script: string, denoDir: string) {
-  const child = new Deno.Command("runuser", {
-    args: ["-u", "nobody", "--", Deno.execPath(), "eval", "--quiet", script],
+  // setpriv (util-linux, in /usr/bin) rather than runuser, which lives in /usr/sbin, off a plain user's PATH.
+  const child = new Deno.Command("setpriv", {
+    args: ["--reuid=65534", "--regid=65534", "--clear-groups", Deno.execPath(), "eval", "--quiet", script],
     env: { DENO_DIR: denoDir, HOME: denoDir },
     stdin: "piped",
     stdout: "piped",
