@@ -55,10 +55,16 @@ export async function serveHttp(boot: BootServer, options: HttpOptions): Promise
   let port = options.listen.port;
   // Anyone who reaches the port can send refused requests: they must not flood the log.
   const logRefusal = throttled((message) => log.info(message));
+  // A request that makes the handler throw is a bug; if an outsider can trigger it, it must not flood either.
+  const logFailure = throttled((message) => log.error(message));
   const handler = async (request: Request, connection: Connection): Promise<Response> => {
-    if (new URL(request.url).pathname !== MCP_PATH) {
-      return plainText(404, `Not found: the MCP endpoint is ${MCP_PATH}`);
+    // The URL is made from the Host header, which anyone may send malformed (`127.0.0.1:99999`): no throw.
+    const path = URL.parse(request.url)?.pathname;
+    if (path === undefined) {
+      logRefusal(`mcp http: refused ${request.method} (400): a Host header that names no host`);
+      return plainText(400, "Bad request: the Host header names no valid host");
     }
+    if (path !== MCP_PATH) return plainText(404, `Not found: the MCP endpoint is ${MCP_PATH}`);
     const refusal = await refuseRequest(request, { listen: options.listen, port, token: options.token });
     if (refusal) {
       logRefusal(`mcp http: refused ${request.method} (${refusal.status}): ${refusal.message}`);
@@ -85,7 +91,7 @@ export async function serveHttp(boot: BootServer, options: HttpOptions): Promise
     headersTimeoutMs: limits.headersTimeoutMs,
     maxConnections: limits.maxConnections,
     onError: (error) => {
-      log.error("mcp http: request failed", error);
+      logFailure(`mcp http: request failed: ${error instanceof Error ? error.stack : String(error)}`);
       return jsonRpcError(500, "Internal server error");
     },
   });

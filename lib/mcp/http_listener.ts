@@ -89,6 +89,8 @@ export async function listen(handler: ConnectionHandler, options: ListenOptions)
   let closed = false;
   const backoff: { timer?: ReturnType<typeof setTimeout>; wake: () => void } = { wake: () => {} };
 
+  // Any client can make its connection fail (reset, bad HTTP): even the debug log must not repeat per connection.
+  const logConnectionError = throttled((why) => log.debug(`mcp http: a connection failed: ${why}`));
   const serveConnection = (conn: Deno.Conn) => {
     let cancel: (() => void) | undefined;
     let ended = false;
@@ -130,7 +132,7 @@ export async function listen(handler: ConnectionHandler, options: ListenOptions)
     );
     connections.add(served);
     awaitHeaders();
-    served.finished.catch((error) => log.debug("mcp http: connection failed", error)).finally(() => {
+    served.finished.catch((error) => logConnectionError((error as Error)?.message)).finally(() => {
       ended = true;
       clearTimeout(idleTimer);
       connections.delete(served);

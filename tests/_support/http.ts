@@ -14,6 +14,8 @@ export interface HttpProcess extends AsyncDisposable {
   headers: Record<string, string>;
   /** Everything the server wrote on stderr so far. */
   stderr(): string;
+  /** Stops the server (SIGTERM) and resolves to everything it wrote on stderr, to the last byte. */
+  stop(): Promise<string>;
 }
 
 /**
@@ -119,7 +121,7 @@ export async function spawnHttp(name: string, options: SpawnHttpOptions = {}): P
   }).spawn();
   let text = "";
   const listening = Promise.withResolvers<string>();
-  (async () => {
+  const reading = (async () => {
     for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) {
       text += chunk;
       const url = /listening on (http:\/\/\S+)/.exec(text)?.[1];
@@ -127,6 +129,16 @@ export async function spawnHttp(name: string, options: SpawnHttpOptions = {}): P
     }
     listening.reject(new Error(`${name}-mcp exited before listening:\n${text}`));
   })();
+  const stop = async () => {
+    try {
+      child.kill("SIGTERM");
+    } catch {
+      // Already gone.
+    }
+    await child.status;
+    await reading;
+    return text;
+  };
   const url = await listening.promise;
   // Read as a client would, from the file the server left. None there (a server that ignored it) means no
   // header: requests then go without a token, and a test expecting them refused sees what it should.
@@ -138,13 +150,9 @@ export async function spawnHttp(name: string, options: SpawnHttpOptions = {}): P
     child,
     headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
     stderr: () => text,
+    stop,
     async [Symbol.asyncDispose]() {
-      try {
-        child.kill("SIGTERM");
-      } catch {
-        // Already gone.
-      }
-      await child.status;
+      await stop();
     },
   };
 }
