@@ -70,6 +70,7 @@ export async function serveHttp(boot: BootServer, options: HttpOptions): Promise
       logRefusal(`mcp http: refused ${request.method} (${refusal.status}): ${refusal.message}`);
       return jsonRpcError(refusal.status, refusal.message, refusal.status === 401);
     }
+    connection.admit();
     let body: JsonRpcBody | undefined;
     if (request.method === "POST") {
       const read = await readJsonRpc(request, {
