@@ -25,8 +25,8 @@ export const DEFAULT_SESSION_IDLE_MS = DEFAULT_HTTP_LIMITS.sessionIdleMs;
 /** How to serve; each limit left out keeps its default ({@link DEFAULT_HTTP_LIMITS}). */
 export interface HttpOptions extends Partial<HttpLimits> {
   listen: ListenAddress;
-  /** Required bearer token, when set. */
-  token?: string;
+  /** Required bearer token, when set; requests wait while it is a pending promise. */
+  token?: string | Promise<string | undefined>;
   /** No sessions: every POST gets a fresh server instance and no `Mcp-Session-Id`. */
   stateless?: boolean;
 }
@@ -35,6 +35,8 @@ export interface HttpOptions extends Partial<HttpLimits> {
 export interface HttpServer {
   /** The endpoint, with the port actually bound: `http://127.0.0.1:8808/mcp`. */
   readonly url: string;
+  /** The port actually bound. */
+  readonly port: number;
   /** Open sessions (always 0 when stateless). */
   sessionCount(): number;
   /** Open connections; undefined on a Deno whose listener cannot count them (http_listener_fallback.ts). */
@@ -65,7 +67,11 @@ export async function serveHttp(boot: BootServer, options: HttpOptions): Promise
       return plainText(400, "Bad request: the Host header names no valid host");
     }
     if (path !== MCP_PATH) return plainText(404, `Not found: the MCP endpoint is ${MCP_PATH}`);
-    const refusal = await refuseRequest(request, { listen: options.listen, port, token: options.token });
+    const refusal = await refuseRequest(request, {
+      listen: options.listen,
+      port,
+      token: await options.token,
+    });
     if (refusal) {
       logRefusal(`mcp http: refused ${request.method} (${refusal.status}): ${refusal.message}`);
       return jsonRpcError(refusal.status, refusal.message, refusal.status === 401);
@@ -101,6 +107,7 @@ export async function serveHttp(boot: BootServer, options: HttpOptions): Promise
   const host = address.hostname.includes(":") ? `[${address.hostname}]` : address.hostname;
   return {
     url: `http://${host}:${address.port}${MCP_PATH}`,
+    port: address.port,
     sessionCount: () => sessions.size,
     connectionCount: () => listener.connectionCount(),
     async close() {

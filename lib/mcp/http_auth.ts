@@ -7,10 +7,14 @@ import { type HttpAuth, NO_AUTH_FLAG, TOKEN_ENV } from "./serve_args.ts";
 import { readOrCreateToken, TokenFileError, tokenFilePath } from "./http_token.ts";
 import { log } from "../log.ts";
 
-/** The token every request must carry; undefined only with `--no-auth`. Throws TokenFileError. */
+/**
+ * The token every request to the server on `port` (the port bound) must carry; undefined only with
+ * `--no-auth`. Throws TokenFileError.
+ */
 export async function resolveToken(
   auth: HttpAuth,
   env: Record<string, string | undefined>,
+  port: number,
 ): Promise<string | undefined> {
   if (auth.kind === "none") {
     log.error(
@@ -23,7 +27,7 @@ export async function resolveToken(
     log.info(`Clients must send "Authorization: Bearer <the value of ${TOKEN_ENV}>"`);
     return auth.token;
   }
-  const file = tokenFilePath(env);
+  const file = tokenFilePath(env, port);
   if (file === undefined) {
     throw new TokenFileError(
       `Cannot find this user's config folder for the HTTP token file (HOME, XDG_CONFIG_HOME or APPDATA ` +

@@ -123,7 +123,7 @@ Deno.test("http listener: connections whose request headers never complete are c
   for (const connection of held) await connection[Symbol.asyncDispose]();
 });
 
-Deno.test("http listener: past MCP_HTTP_MAX_CONNECTIONS a new connection drops the oldest idle one; the server still answers", async () => {
+Deno.test("http listener: connections past MCP_HTTP_MAX_CONNECTIONS each drop the oldest idle one without the token; the server still answers", async () => {
   await using server = await spawnHttp("hello", {
     env: { MCP_HTTP_MAX_CONNECTIONS: "10", MCP_HTTP_HEADERS_TIMEOUT_S: "600" },
   });
