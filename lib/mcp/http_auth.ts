@@ -1,10 +1,11 @@
 /**
- * Picks HTTP mode's bearer token (`MCP_HTTP_TOKEN`, else the per-user token file) and says on stderr how a
- * client passes it, never the token itself: stderr ends up in client logs other people read.
+ * Picks HTTP mode's bearer token (`MCP_HTTP_TOKEN`, else this user's token file for the port) and says on
+ * stderr how a client passes it, never the token itself: stderr ends up in client logs other people read.
  * @module
  */
 import { type HttpAuth, NO_AUTH_FLAG, TOKEN_ENV } from "./serve_args.ts";
 import { readOrCreateToken, TokenFileError, tokenFilePath } from "./http_token.ts";
+import { dirname, join } from "node:path";
 import { log } from "../log.ts";
 
 /**
@@ -36,5 +37,10 @@ export async function resolveToken(
   }
   const token = await readOrCreateToken(file);
   log.info(`Clients must send "Authorization: Bearer <contents of ${file}>" (delete the file to rotate it)`);
+  // Before one file per port, one file served every port: its clients now get 401 and should be told why.
+  const shared = join(dirname(file), "http-token");
+  if (await Deno.lstat(shared).then(() => true, () => false)) {
+    log.info(`"${shared}" is no longer read (each port has its own token file): delete it`);
+  }
   return token;
 }

@@ -187,8 +187,12 @@ Deno.test({
 });
 
 Deno.test("http squat: each port has its own token, so one captured on one port opens no server on another", async () => {
-  await using home = await tempWorkspace();
+  // The one file every port used before is left alone, and its clients are told why they get 401.
+  await using home = await tempWorkspace({ "continue-mcp/http-token": `${"x".repeat(43)}\n` });
+  if (!isWindows) await Deno.chmod(home.join("continue-mcp"), 0o700);
   await using first = await spawnHttp("hello", { auth: { configHome: home.path } });
+  assert.match(first.stderr(), /"[^"]*http-token" is no longer read \(each port has its own token file\)/);
+  assert.notEqual(first.headers.authorization, `Bearer ${"x".repeat(43)}`);
   await using second = await spawnHttp("hello", { auth: { configHome: home.path } });
   assert.notEqual(first.headers.authorization, second.headers.authorization);
   assert.equal((await postMcp(second.url, first.headers)).status, 401);
