@@ -33,10 +33,13 @@ for await (const conn of listener) {
   conn.close();
 }`;
 
-/** Runs {@link SQUATTER} as nobody (runuser) on `host`:`port`; resolves once it listens. */
+/**
+ * Runs {@link SQUATTER} as nobody on `host`:`port`; resolves once it listens. Through setpriv (util-linux, in
+ * /usr/bin) rather than runuser, which lives in /usr/sbin, off a plain user's PATH (CI's).
+ */
 async function squatAsNobody(host: string, port: number, denoDir: string) {
-  const child = new Deno.Command("runuser", {
-    args: ["-u", "nobody", "--", Deno.execPath(), "eval", "--quiet", SQUATTER],
+  const child = new Deno.Command("setpriv", {
+    args: ["--reuid=65534", "--regid=65534", "--clear-groups", Deno.execPath(), "eval", "--quiet", SQUATTER],
     env: { HOST: host, PORT: `${port}`, DENO_DIR: denoDir, PATH: Deno.env.get("PATH") ?? "" },
     clearEnv: true,
     cwd: "/",
@@ -82,7 +85,7 @@ async function startUntilExit(name: string, configHome: string, port: number) {
   return { code: output.code, stderr: new TextDecoder().decode(output.stderr) };
 }
 
-const AS_ROOT = isWindows || Deno.uid() !== 0 || !await findOnPath("runuser");
+const AS_ROOT = isWindows || Deno.uid() !== 0 || !await findOnPath("setpriv");
 
 Deno.test({
   name:
