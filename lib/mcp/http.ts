@@ -25,8 +25,8 @@ export const DEFAULT_SESSION_IDLE_MS = DEFAULT_HTTP_LIMITS.sessionIdleMs;
 /** How to serve; each limit left out keeps its default ({@link DEFAULT_HTTP_LIMITS}). */
 export interface HttpOptions extends Partial<HttpLimits> {
   listen: ListenAddress;
-  /** Required bearer token, when set. */
-  token?: string;
+  /** Required bearer token, when set; requests wait while it is a pending promise. */
+  token?: string | Promise<string | undefined>;
   /** No sessions: every POST gets a fresh server instance and no `Mcp-Session-Id`. */
   stateless?: boolean;
 }
@@ -35,6 +35,8 @@ export interface HttpOptions extends Partial<HttpLimits> {
 export interface HttpServer {
   /** The endpoint, with the port actually bound: `http://127.0.0.1:8808/mcp`. */
   readonly url: string;
+  /** The port actually bound. */
+  readonly port: number;
   /** Open sessions (always 0 when stateless). */
   sessionCount(): number;
   /** Open connections; undefined on a Deno whose listener cannot count them (http_listener_fallback.ts). */
@@ -55,15 +57,26 @@ export async function serveHttp(boot: BootServer, options: HttpOptions): Promise
   let port = options.listen.port;
   // Anyone who reaches the port can send refused requests: they must not flood the log.
   const logRefusal = throttled((message) => log.info(message));
+  // A request that makes the handler throw is a bug; if an outsider can trigger it, it must not flood either.
+  const logFailure = throttled((message) => log.error(message));
   const handler = async (request: Request, connection: Connection): Promise<Response> => {
-    if (new URL(request.url).pathname !== MCP_PATH) {
-      return plainText(404, `Not found: the MCP endpoint is ${MCP_PATH}`);
+    // The URL is made from the Host header, which anyone may send malformed (`127.0.0.1:99999`): no throw.
+    const path = URL.parse(request.url)?.pathname;
+    if (path === undefined) {
+      logRefusal(`mcp http: refused ${request.method} (400): a Host header that names no host`);
+      return plainText(400, "Bad request: the Host header names no valid host");
     }
-    const refusal = await refuseRequest(request, { listen: options.listen, port, token: options.token });
+    if (path !== MCP_PATH) return plainText(404, `Not found: the MCP endpoint is ${MCP_PATH}`);
+    const refusal = await refuseRequest(request, {
+      listen: options.listen,
+      port,
+      token: await options.token,
+    });
     if (refusal) {
       logRefusal(`mcp http: refused ${request.method} (${refusal.status}): ${refusal.message}`);
       return jsonRpcError(refusal.status, refusal.message, refusal.status === 401);
     }
+    connection.admit();
     let body: JsonRpcBody | undefined;
     if (request.method === "POST") {
       const read = await readJsonRpc(request, {
@@ -85,7 +98,7 @@ export async function serveHttp(boot: BootServer, options: HttpOptions): Promise
     headersTimeoutMs: limits.headersTimeoutMs,
     maxConnections: limits.maxConnections,
     onError: (error) => {
-      log.error("mcp http: request failed", error);
+      logFailure(`mcp http: request failed: ${error instanceof Error ? error.stack : String(error)}`);
       return jsonRpcError(500, "Internal server error");
     },
   });
@@ -94,6 +107,7 @@ export async function serveHttp(boot: BootServer, options: HttpOptions): Promise
   const host = address.hostname.includes(":") ? `[${address.hostname}]` : address.hostname;
   return {
     url: `http://${host}:${address.port}${MCP_PATH}`,
+    port: address.port,
     sessionCount: () => sessions.size,
     connectionCount: () => listener.connectionCount(),
     async close() {

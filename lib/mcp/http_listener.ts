@@ -1,17 +1,25 @@
 /**
  * The socket side of HTTP mode: our own accept loop over `Deno.listen`, each connection served by Deno's HTTP
- * engine (hyper, as under Deno.serve). It adds what Deno.serve lacks (Deno 2.9.6):
+ * engine (hyper, as under Deno.serve; http_connection.ts). It adds what Deno.serve lacks (Deno 2.9.6):
  * - accepting again after EMFILE/ENFILE. Deno.serve's loop ends on its first failed accept and closes the
  *   port for good (its `finished` rejects); here a failed accept backs off and retries, logged once a minute.
  * - dropping a connection whose request headers do not arrive. Hyper runs there without a timer, so a
  *   half-sent request or an idle keep-alive connection is held forever (denoland/deno#3515; measured: still
  *   held after 100 s); here each request's headers must arrive within `headersTimeoutMs` of the connection
  *   opening or of its previous answer.
+ * - a cap on open connections that a client without the token cannot fill: at the cap, a new connection
+ *   drops the oldest one no request passed the token check on; only when all passed is it turned away.
  * One accepted connection is served with Deno's internal `serveHttpOnConnection`; a Deno without it gets
  * Deno.serve (http_listener_fallback.ts), which still recovers from EMFILE but cannot time out headers.
  * @module
  */
-import { afterBody } from "./http_response.ts";
+import {
+  type ConnectionHandler,
+  oldestUnadmitted,
+  serveConnection,
+  serveOnConnection,
+  type Slot,
+} from "./http_connection.ts";
 import { log } from "../log.ts";
 import { throttled } from "../log_throttle.ts";
 
@@ -21,20 +29,16 @@ export interface ListenOptions {
   port: number;
   /** 0 never times out. */
   headersTimeoutMs: number;
-  /** Connections served at once; one past it is closed at once (not under the fallback). */
+  /**
+   * Connections served at once; one past it drops the oldest never admitted, or is closed at once when all
+   * were admitted (not under the fallback).
+   */
   maxConnections: number;
   /** Answers a request whose handler threw. */
   onError: (error: unknown) => Response;
 }
 
-/** The connection a request arrived on. */
-export interface Connection {
-  /** Closes it at once, without an answer (a stalled body); a no-op under the fallback. */
-  drop(): void;
-}
-
-/** Answers one request. */
-export type ConnectionHandler = (request: Request, connection: Connection) => Promise<Response>;
+export type { Connection, ConnectionHandler } from "./http_connection.ts";
 
 /** A listening socket. */
 export interface Listener {
@@ -54,26 +58,6 @@ export function acceptFailureLog(): (error: unknown) => void {
   return (error) => write(`mcp http: cannot accept connections (${(error as Error).message}); retrying`);
 }
 
-interface ServedConnection {
-  finished: Promise<void>;
-  shutdown(): Promise<void>;
-}
-
-/** The internal's shape in Deno 2.9.6: it only ever calls `signal.addEventListener("abort", cancel)`. */
-type ServeOnConnection = (
-  conn: Deno.Conn,
-  signal: { addEventListener(type: "abort", cancel: () => void): void },
-  handler: (request: Request) => Promise<Response>,
-  onError: (error: unknown) => Response,
-  onListen: () => void,
-) => ServedConnection;
-
-function serveOnConnection(): ServeOnConnection | undefined {
-  const deno = Deno as unknown as Record<symbol, Record<string, unknown> | undefined> & { internal?: symbol };
-  const serve = deno.internal === undefined ? undefined : deno[deno.internal]?.serveHttpOnConnection;
-  return typeof serve === "function" ? serve as ServeOnConnection : undefined;
-}
-
 /** Binds the port (throws AddrInUse or NotCapable as Deno.listen does) and starts accepting. */
 export async function listen(handler: ConnectionHandler, options: ListenOptions): Promise<Listener> {
   const serveOn = serveOnConnection();
@@ -85,60 +69,20 @@ export async function listen(handler: ConnectionHandler, options: ListenOptions)
     return await listenWithDenoServe(handler, options);
   }
   const listener = Deno.listen({ hostname: options.hostname, port: options.port });
-  const connections = new Set<ServedConnection>();
+  // In the order they were accepted: the first unadmitted one is the oldest.
+  const connections = new Set<Slot>();
   let closed = false;
   const backoff: { timer?: ReturnType<typeof setTimeout>; wake: () => void } = { wake: () => {} };
-
-  const serveConnection = (conn: Deno.Conn) => {
-    let cancel: (() => void) | undefined;
-    let ended = false;
-    let inFlight = 0;
-    let idleTimer: ReturnType<typeof setTimeout> | undefined;
-    // Called by us rather than through an AbortSignal: once the connection has ended, the internal's cancel
-    // throws BadResource, which an aborted signal would raise inside its event listener, beyond any catch.
-    const drop = () => {
-      if (ended) return;
-      try {
-        cancel?.();
-      } catch {
-        // It ended meanwhile.
-      }
-    };
-    const awaitHeaders = () => {
-      if (options.headersTimeoutMs > 0) idleTimer = setTimeout(drop, options.headersTimeoutMs);
-    };
-    const settle = () => {
-      if (--inFlight === 0 && !ended) awaitHeaders();
-    };
-    const served = serveOn(
-      conn,
-      { addEventListener: (_type, fn) => void (cancel = fn) },
-      async (request) => {
-        clearTimeout(idleTimer);
-        inFlight++;
-        let response;
-        try {
-          response = await handler(request, { drop });
-        } catch (error) {
-          settle();
-          throw error;
-        }
-        return afterBody(response, settle);
-      },
-      options.onError,
-      () => {},
-    );
-    connections.add(served);
-    awaitHeaders();
-    served.finished.catch((error) => log.debug("mcp http: connection failed", error)).finally(() => {
-      ended = true;
-      clearTimeout(idleTimer);
-      connections.delete(served);
-    });
-  };
+  // Any client can make its connection fail (reset, bad HTTP): even the debug log must not repeat per connection.
+  const logConnectionError = throttled((why) => log.debug(`mcp http: a connection failed: ${why}`));
 
   const logRefusal = throttled((why) =>
     log.error(`mcp http: closing new connections: ${why} (MCP_HTTP_MAX_CONNECTIONS)`)
+  );
+  const logEviction = throttled((why) =>
+    log.error(
+      `mcp http: ${why}: dropping the oldest that never passed the token check (MCP_HTTP_MAX_CONNECTIONS)`,
+    )
   );
   const accepting = (async () => {
     const logFailure = acceptFailureLog();
@@ -160,12 +104,22 @@ export async function listen(handler: ConnectionHandler, options: ListenOptions)
       }
       delay = ACCEPT_BACKOFF_MS.initial;
       if (connections.size >= options.maxConnections) {
-        // Held connections cost memory until their headers time out: a flood of them is turned away here.
-        logRefusal(`${connections.size} connections are open`);
-        conn.close();
-        continue;
+        // Held connections cost memory until their headers time out, so their number is capped; but one
+        // without the token must not keep out one with it: room is made by dropping an unadmitted one.
+        const victim = oldestUnadmitted(connections);
+        if (!victim) {
+          logRefusal(`${connections.size} connections are open, each of which passed the token check`);
+          conn.close();
+          continue;
+        }
+        logEviction(`${connections.size} connections are open`);
+        connections.delete(victim);
+        victim.drop();
       }
-      serveConnection(conn);
+      const slot = serveConnection(conn, serveOn, handler, options);
+      connections.add(slot);
+      slot.finished.catch((error) => logConnectionError((error as Error)?.message))
+        .finally(() => connections.delete(slot));
     }
   })();
 

@@ -13,7 +13,8 @@ export async function listenWithDenoServe(
   handler: ConnectionHandler,
   options: ListenOptions,
 ): Promise<Listener> {
-  const connection = { drop() {} };
+  // Deno.serve shows no connection: refused ones are not closed here, nor is any dropped to make room.
+  const connection = { drop() {}, admit() {} };
   const start = (port: number) => {
     const listening = Promise.withResolvers<Deno.NetAddr>();
     const server = Deno.serve({

@@ -1,9 +1,11 @@
 /**
- * The bearer token HTTP mode requires when `MCP_HTTP_TOKEN` is not set: one random token per user, kept in
- * `<config>/continue-mcp/http-token` (a 0600 file in a 0700 folder), so a client configured once keeps working
- * across restarts and for every server; deleting the file rotates it. Anyone who can plant or read that file
- * can use the servers as this user (root, say), so it is trusted only when it is provably ours: a regular
- * file, not a symlink, owned by our uid, readable by nobody else, in a folder only we can write.
+ * The bearer token HTTP mode requires when `MCP_HTTP_TOKEN` is not set: one random token per user and port,
+ * kept in `<config>/continue-mcp/http-token-<port>` (a 0600 file in a 0700 folder), so a client configured
+ * once for a server's URL keeps working across restarts; deleting the file rotates it. One token per port,
+ * not per user: a client hands its token to whatever listens on the port it was given, so a token captured
+ * there (by another user who took the port) opens no server on another port. Anyone who can plant or read
+ * the file can use that server as this user (root, say), so it is trusted only when it is provably ours: a
+ * regular file, not a symlink, owned by our uid, readable by nobody else, in a folder only we can write.
  * @module
  */
 import { dirname, join } from "node:path";
@@ -20,14 +22,40 @@ const MIN_TOKEN_LENGTH = 32;
 /** Far more than a token: a bigger file is not one we wrote. */
 const MAX_FILE_BYTES = 4096;
 
-/** `<config>/continue-mcp/http-token` for this user (`env` as Deno.env), or undefined without a config folder. */
-export function tokenFilePath(env: Record<string, string | undefined>): string | undefined {
+/**
+ * `<config>/continue-mcp/http-token-<port>` for this user (`env` as Deno.env) and the port a server listens
+ * on, or undefined without a config folder.
+ */
+export function tokenFilePath(env: Record<string, string | undefined>, port: number): string | undefined {
   const config = userConfigDir(env);
-  return config === undefined ? undefined : join(config, "continue-mcp", "http-token");
+  return config === undefined ? undefined : join(config, "continue-mcp", `http-token-${port}`);
 }
 
 /** The token in `file`, after checking it and its folder; creates both (with a new token) when absent. */
 export async function readOrCreateToken(file: string): Promise<string> {
+  await ensureTokenDir(file);
+  return await readToken(file) ?? await createToken(file);
+}
+
+/**
+ * Replaces the token in `file` with a fresh one (creating it, and its folder, when absent): for a token that
+ * may have been captured. The new file is written privately under a temporary name and renamed over the old
+ * one, so a reader sees one token or the other, and a symlink in its place is replaced, never followed.
+ */
+export async function rotateToken(file: string): Promise<void> {
+  await ensureTokenDir(file);
+  let temp: string | undefined;
+  try {
+    temp = await writeTemp(file, generateToken());
+    await Deno.rename(temp, file);
+  } catch (error) {
+    if (temp !== undefined) await Deno.remove(temp).catch(() => {});
+    throw asTokenError(error, dirname(file), `Cannot replace the HTTP token file "${file}"`);
+  }
+}
+
+/** Checks the token file's folder, creating it private when absent. */
+async function ensureTokenDir(file: string): Promise<void> {
   await checkUid(file);
   const dir = dirname(file);
   try {
@@ -35,7 +63,6 @@ export async function readOrCreateToken(file: string): Promise<string> {
   } catch (error) {
     throw asTokenError(error, dir, `Cannot create the HTTP token folder "${dir}"`);
   }
-  return await readToken(file) ?? await createToken(file);
 }
 
 /** A fresh random token, base64url. */
@@ -81,15 +108,9 @@ async function readToken(file: string): Promise<string | undefined> {
  * replaces a file, so of two servers starting at once both end up with the one that got there first.
  */
 async function createToken(file: string): Promise<string> {
-  const token = generateToken();
-  const temp = `${file}.${generateToken().slice(0, 12)}.tmp`;
+  let temp: string | undefined;
   try {
-    const handle = await Deno.open(temp, { write: true, createNew: true, mode: 0o600 });
-    try {
-      await handle.write(new TextEncoder().encode(`${token}\n`));
-    } finally {
-      handle.close();
-    }
+    temp = await writeTemp(file, generateToken());
     await Deno.link(temp, file);
   } catch (error) {
     if (error instanceof Deno.errors.AlreadyExists) {
@@ -98,7 +119,7 @@ async function createToken(file: string): Promise<string> {
     }
     throw asTokenError(error, dirname(file), `Cannot create the HTTP token file "${file}"`);
   } finally {
-    await Deno.remove(temp).catch(() => {});
+    if (temp !== undefined) await Deno.remove(temp).catch(() => {});
   }
   // Trust what is on disk, checked like any existing file, not what we meant to write.
   const written = await readToken(file);
@@ -106,6 +127,18 @@ async function createToken(file: string): Promise<string> {
     throw new TokenFileError(`The HTTP token file "${file}" vanished after being made`);
   }
   return written;
+}
+
+/** Writes `token` to a new 0600 file next to `file`; returns its path. */
+async function writeTemp(file: string, token: string): Promise<string> {
+  const temp = `${file}.${generateToken().slice(0, 12)}.tmp`;
+  const handle = await Deno.open(temp, { write: true, createNew: true, mode: 0o600 });
+  try {
+    await handle.write(new TextEncoder().encode(`${token}\n`));
+  } finally {
+    handle.close();
+  }
+  return temp;
 }
 
 function parseToken(file: string, text: string): string {

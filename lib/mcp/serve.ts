@@ -59,29 +59,34 @@ export async function serve(boot: BootFromArgs, options: ServeOptions = {}): Pro
   const { http, rest } = parsed;
   if (!http) return serveStdio(() => boot(rest), options.manifest);
   const bootSession: BootServer = () => boot(rest);
-  let token;
+  // The token is per port (http_token.ts), and port 0 is known once bound: requests wait for it meanwhile.
+  const token = Promise.withResolvers<string | undefined>();
+  // Loaded only here: a stdio server starts without them.
+  const { reportPortInUse, warnOfPortSharers } = await import("./http_port_holder.ts");
+  let server;
   try {
-    // Loaded only here, as the HTTP transport below: a stdio server starts without them.
+    const { serveHttp } = await import("./http.ts");
+    server = await serveHttp(bootSession, { ...http, token: token.promise });
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.AddrInUse)) throw error;
+    if (error instanceof Deno.errors.AddrInUse) {
+      await reportPortInUse(http.listen, http.auth, env);
+    } else {
+      const { hostname, port } = http.listen;
+      log.error(
+        `Cannot listen on ${hostname}:${port}: HTTP mode needs --allow-net=${hostname} (stdio does not)`,
+      );
+    }
+    Deno.exit(2);
+  }
+  try {
+    await warnOfPortSharers(server.port, http.auth, env);
     const { resolveToken } = await import("./http_auth.ts");
-    token = await resolveToken(http.auth, env);
+    token.resolve(await resolveToken(http.auth, env, server.port));
   } catch (error) {
     const { TokenFileError } = await import("./http_token.ts");
     if (!(error instanceof TokenFileError)) throw error;
     log.error(error.message);
-    Deno.exit(2);
-  }
-  let server;
-  try {
-    const { serveHttp } = await import("./http.ts");
-    server = await serveHttp(bootSession, { ...http, token });
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.AddrInUse)) throw error;
-    const { hostname, port } = http.listen;
-    log.error(
-      error instanceof Deno.errors.AddrInUse
-        ? `Cannot listen on ${hostname}:${port}: the port is in use`
-        : `Cannot listen on ${hostname}:${port}: HTTP mode needs --allow-net=${hostname} (stdio does not)`,
-    );
     Deno.exit(2);
   }
   log.info(`MCP server listening on ${server.url}${http.stateless ? " (stateless)" : ""}`);

@@ -8,8 +8,9 @@ import { windowsPaths, windowsProcess } from "./windows.ts";
 import { openUrlArgv, userConfigHome } from "./desktop.ts";
 import type { OwnedTree } from "./windows_job.ts";
 import { type LinuxFamily, linuxFamily } from "./linux_process.ts";
+import { linuxPortListeners, type PortListener } from "./port_listeners.ts";
 
-export type { LinuxFamily, OwnedTree };
+export type { LinuxFamily, OwnedTree, PortListener };
 
 /** The OS we run on, as Deno names it. */
 export const os: typeof Deno.build.os = Deno.build.os;
@@ -39,6 +40,14 @@ export async function openInBrowser(url: string): Promise<void> {
   const child = new Deno.Command(command, { args, stdin: "null", stdout: "null", stderr: "null" }).spawn();
   const status = await child.status;
   if (!status.success) throw new Error(`"${command}" exited with code ${status.code}`);
+}
+
+/**
+ * The sockets listening on TCP `port` and the uid owning each (Linux, when this process may run `cat`);
+ * undefined where that cannot be seen.
+ */
+export function portListeners(port: number): Promise<PortListener[] | undefined> {
+  return os === "linux" ? linuxPortListeners(port) : Promise.resolve(undefined);
 }
 
 /** FFI to kernel32: loaded on Windows only. */

@@ -14,6 +14,8 @@ export interface HttpProcess extends AsyncDisposable {
   headers: Record<string, string>;
   /** Everything the server wrote on stderr so far. */
   stderr(): string;
+  /** Stops the server (SIGTERM) and resolves to everything it wrote on stderr, to the last byte. */
+  stop(): Promise<string>;
 }
 
 /**
@@ -31,6 +33,8 @@ export interface SpawnHttpOptions {
   auth?: SpawnAuth;
   /** Runs the server through a wrapper, `["sh", "-c", 'ulimit -n 64 && exec "$@"', "sh"]` say. */
   wrapper?: readonly string[];
+  /** `--http`'s address; `127.0.0.1:0` by default. */
+  listen?: string;
 }
 
 /**
@@ -73,12 +77,15 @@ export function httpRunArgs(
   ];
 }
 
-/** The environment and extra arguments that give a spawned server the token of `auth`. */
+/**
+ * The environment and extra arguments that give a spawned server the token of `auth`; with a token file,
+ * `tokenFile(port)` is where the server on `port` keeps it.
+ */
 export async function authSetup(auth: SpawnAuth): Promise<{
   env: Record<string, string | undefined>;
   args: string[];
   token?: string;
-  tokenFile?: string;
+  tokenFile?: (port: number) => string;
 }> {
   if (auth === "none") return { env: { MCP_HTTP_TOKEN: undefined }, args: ["--no-auth"] };
   if (auth === "env") {
@@ -86,7 +93,19 @@ export async function authSetup(auth: SpawnAuth): Promise<{
     return { env: { MCP_HTTP_TOKEN: token }, args: [], token };
   }
   const env = await configHomeEnv(auth.configHome);
-  return { env: { ...env, MCP_HTTP_TOKEN: undefined }, args: [], tokenFile: tokenFilePath(env) };
+  return {
+    env: { ...env, MCP_HTTP_TOKEN: undefined },
+    args: [],
+    tokenFile: (port) => tokenFilePath(env, port)!,
+  };
+}
+
+/** A port free on 127.0.0.1 right now: the OS picks it, and it is let go at once. */
+export function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = listener.addr;
+  listener.close();
+  return port;
 }
 
 /** The inherited environment with `overrides` applied (undefined removes a variable). */
@@ -102,13 +121,14 @@ export function childEnv(overrides: Record<string, string | undefined>): Record<
 /** Spawns the server and resolves once it printed the URL it listens on; throws if it exits first. */
 export async function spawnHttp(name: string, options: SpawnHttpOptions = {}): Promise<HttpProcess> {
   const auth = await authSetup(options.auth ?? "env");
-  const tokenDir = auth.tokenFile === undefined ? undefined : dirname(auth.tokenFile);
+  const tokenDir = auth.tokenFile === undefined ? undefined : dirname(auth.tokenFile(0));
   const [command, ...wrapperArgs] = options.wrapper ?? [Deno.execPath()];
   const child = new Deno.Command(command, {
     args: [
       ...wrapperArgs,
       ...(options.wrapper ? [Deno.execPath()] : []),
-      ...httpRunArgs(name, [...auth.args, ...options.args ?? []], tokenDir),
+      ...httpRunArgs(name, [...auth.args, ...options.args ?? []], tokenDir)
+        .map((arg) => arg === "127.0.0.1:0" ? options.listen ?? arg : arg),
     ],
     cwd: options.cwd,
     env: childEnv({ ...auth.env, ...options.env }),
@@ -119,7 +139,7 @@ export async function spawnHttp(name: string, options: SpawnHttpOptions = {}): P
   }).spawn();
   let text = "";
   const listening = Promise.withResolvers<string>();
-  (async () => {
+  const reading = (async () => {
     for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) {
       text += chunk;
       const url = /listening on (http:\/\/\S+)/.exec(text)?.[1];
@@ -127,24 +147,33 @@ export async function spawnHttp(name: string, options: SpawnHttpOptions = {}): P
     }
     listening.reject(new Error(`${name}-mcp exited before listening:\n${text}`));
   })();
+  const stop = async () => {
+    try {
+      child.kill("SIGTERM");
+    } catch {
+      // Already gone.
+    }
+    await child.status;
+    await reading;
+    return text;
+  };
   const url = await listening.promise;
   // Read as a client would, from the file the server left. None there (a server that ignored it) means no
   // header: requests then go without a token, and a test expecting them refused sees what it should.
   const token = auth.tokenFile === undefined
     ? auth.token
-    : await Deno.readTextFile(auth.tokenFile).then((text) => text.trim(), () => undefined);
+    : await Deno.readTextFile(auth.tokenFile(Number(new URL(url).port))).then(
+      (text) => text.trim(),
+      () => undefined,
+    );
   return {
     url,
     child,
     headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
     stderr: () => text,
+    stop,
     async [Symbol.asyncDispose]() {
-      try {
-        child.kill("SIGTERM");
-      } catch {
-        // Already gone.
-      }
-      await child.status;
+      await stop();
     },
   };
 }

@@ -34,7 +34,11 @@ Deno.test("http auth: a server started without MCP_HTTP_TOKEN answers 401 to a l
   assert.equal(await Deno.stat(workspace.join("pwned")).catch(() => null), null);
   // The token is in the per-user file, and only its path is in the log.
   const token = server.headers.authorization.slice("Bearer ".length);
-  assert.match(server.stderr(), /Authorization: Bearer <contents of .*continue-mcp.http-token>/);
+  const { port } = new URL(server.url);
+  assert.match(
+    server.stderr(),
+    new RegExp(`Authorization: Bearer <contents of .*continue-mcp.http-token-${port}>`),
+  );
   assert.ok(!server.stderr().includes(token), "the token itself must never be logged");
   for (
     const wrong of [`Bearer ${token.slice(0, -1)}x`, `Bearer ${token}x`, "Bearer x", `Basic ${token}`, token]
@@ -79,7 +83,7 @@ Deno.test({
         env,
         stdin: "null",
       }).output();
-    const cat = await asNobody(["cat", `${home.path}/continue-mcp/http-token`]);
+    const cat = await asNobody(["cat", `${home.path}/continue-mcp/http-token-${new URL(server.url).port}`]);
     assert.notEqual(cat.code, 0);
     assert.match(new TextDecoder().decode(cat.stderr), /Permission denied/);
     const attack = await asNobody(["sh", "-c", CURL_ATTACK], {

@@ -1,7 +1,12 @@
 /** The per-user HTTP token file, on real files in temp folders: made private, and trusted only when private. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { readOrCreateToken, TokenFileError, tokenFilePath } from "../../../lib/mcp/http_token.ts";
+import {
+  readOrCreateToken,
+  rotateToken,
+  TokenFileError,
+  tokenFilePath,
+} from "../../../lib/mcp/http_token.ts";
 import { isWindows } from "../../../lib/platform/mod.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
 
@@ -9,10 +14,10 @@ const POSIX = { ignore: isWindows };
 const ROOT = { ignore: isWindows || Deno.uid() !== 0 };
 const PLANTED = "planted-token-that-an-attacker-knows-0123456789";
 
-/** `<config>/continue-mcp/http-token` under a fresh temp config home. */
+/** `<config>/continue-mcp/http-token-8808` under a fresh temp config home. */
 async function tempTokenFile() {
   const home = await tempWorkspace();
-  const file = tokenFilePath({ XDG_CONFIG_HOME: home.path, HOME: home.path, APPDATA: home.path })!;
+  const file = tokenFilePath({ XDG_CONFIG_HOME: home.path, HOME: home.path, APPDATA: home.path }, 8808)!;
   return { home, file, dir: join(file, "..") };
 }
 
@@ -30,7 +35,9 @@ Deno.test("token file: created once as a 0600 file in a 0700 folder, then reused
     assert.equal((await Deno.lstat(dir)).mode! & 0o777, 0o700);
     assert.equal((await Deno.lstat(file)).mode! & 0o777, 0o600);
   }
-  assert.deepEqual((await Array.fromAsync(Deno.readDir(dir))).map((entry) => entry.name), ["http-token"]);
+  assert.deepEqual((await Array.fromAsync(Deno.readDir(dir))).map((entry) => entry.name), [
+    "http-token-8808",
+  ]);
   await Deno.remove(file);
   const rotated = await readOrCreateToken(file);
   assert.notEqual(rotated, token);
@@ -69,7 +76,7 @@ Deno.test("token file: a symlink planted as the token file is refused, even to a
   await Deno.symlink(target, file, { type: "file" });
   await assert.rejects(
     readOrCreateToken(file),
-    refusedWith(/HTTP token: the file ".*http-token" is a symbolic link/),
+    refusedWith(/HTTP token: the file ".*http-token-8808" is a symbolic link/),
   );
   // A dangling one too: creating the file must not write through it.
   await Deno.remove(file);
@@ -127,4 +134,25 @@ Deno.test("token file: a file without a real token in it is refused, not served 
     await Deno.writeTextFile(file, content, { mode: 0o600 });
     await assert.rejects(readOrCreateToken(file), refusedWith(/at least 32 visible ASCII characters/));
   }
+});
+
+Deno.test("token file: rotating replaces the token with a fresh private one, and replaces a symlink rather than write through it", async () => {
+  const { home, file, dir } = await tempTokenFile();
+  await using _ = home;
+  const token = await readOrCreateToken(file);
+  await rotateToken(file);
+  const rotated = await readOrCreateToken(file);
+  assert.notEqual(rotated, token);
+  if (!isWindows) assert.equal((await Deno.lstat(file)).mode! & 0o777, 0o600);
+  assert.deepEqual((await Array.fromAsync(Deno.readDir(dir))).map((entry) => entry.name), [
+    "http-token-8808",
+  ]);
+  const target = home.join("known-token");
+  await Deno.writeTextFile(target, PLANTED, { mode: 0o600 });
+  await Deno.remove(file);
+  await Deno.symlink(target, file, { type: "file" });
+  await rotateToken(file);
+  assert.equal(await Deno.readTextFile(target), PLANTED);
+  assert.ok((await Deno.lstat(file)).isFile);
+  assert.notEqual(await readOrCreateToken(file), PLANTED);
 });
