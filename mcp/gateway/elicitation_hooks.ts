@@ -29,6 +29,13 @@ export interface HookAnswer {
 
 const ACTIONS = ["accept", "decline", "cancel"] as const;
 
+/**
+ * The longest message a rule is matched against; a longer one goes to the client. The message is the
+ * server's, the expression the user's: a pattern such as `.*a.*b.*` backtracks polynomially, and the bound
+ * keeps that to milliseconds.
+ */
+export const MAX_MATCHED_CHARS = 4_096;
+
 /** The entry's `elicitation` list, checked; throws `ConfigError` naming the rule and key. */
 export function parseElicitationRules(place: Place, raw: unknown): ElicitationRule[] {
   if (!Array.isArray(raw)) throw configError(place, "expected a list of { match, action, content } rules");
@@ -65,6 +72,7 @@ export function parseElicitationRules(place: Place, raw: unknown): ElicitationRu
 
 /** The answer of the first rule matching `message`, or undefined when the client must be asked. */
 export function answerByRule(rules: readonly ElicitationRule[], message: string): HookAnswer | undefined {
+  if (message.length > MAX_MATCHED_CHARS) return undefined;
   const rule = rules.find((candidate) => candidate.match.test(message));
   if (!rule) return undefined;
   return rule.content ? { action: rule.action, content: rule.content } : { action: rule.action };

@@ -22,6 +22,9 @@ const FIELDS: readonly FieldSpec[] = [
 /** What naming a tool's server in the query multiplies its score by. */
 const SERVER_BONUS = 1.5;
 
+/** Characters of a query that are ranked: a query is a phrase, and a longer one costs time per word. */
+export const MAX_QUERY_CHARS = 1_000;
+
 /** A catalog indexed for searchIndex and suggestNames. */
 export interface SearchIndex {
   tools: readonly CatalogTool[];
@@ -43,21 +46,33 @@ function terms(words: readonly string[]): string[] {
   return words.filter((word) => !STOPWORDS.has(word)).map(stem);
 }
 
-function toolFields(tool: CatalogTool): string[][] {
+/** The fields of one tool; `serverTerms` gives its server's (shared by all its tools, so split once). */
+function toolFields(tool: CatalogTool, serverTerms: (server: string, instructions: string) => string[]) {
   const text = toolText(tool);
   return [
     terms(identifierWords(text.name)),
     terms(splitWords(text.title)),
     terms(splitWords(text.description)),
     terms([...text.paramNames.flatMap(identifierWords), ...text.paramDescriptions.flatMap(splitWords)]),
-    terms([...identifierWords(text.server), ...splitWords(text.serverInstructions)]),
+    serverTerms(text.server, text.serverInstructions),
   ];
 }
 
 /** Indexes a catalog for searchIndex; `synonyms` replaces the table of synonyms.json (for tests). */
 export function buildIndex(tools: readonly CatalogTool[], synonyms: SynonymGroups = SYNONYMS): SearchIndex {
   const servers = tools.map((tool) => new Set(terms(identifierWords(tool.server))));
-  return { tools, bm25: buildBm25(tools.map(toolFields), FIELDS), synonyms, servers };
+  const known = new Map<string, Map<string, string[]>>();
+  const serverTerms = (server: string, instructions: string) => {
+    let ofServer = known.get(server);
+    if (!ofServer) known.set(server, ofServer = new Map());
+    let found = ofServer.get(instructions);
+    if (!found) {
+      ofServer.set(instructions, found = terms([...identifierWords(server), ...splitWords(instructions)]));
+    }
+    return found;
+  };
+  const docs = tools.map((tool) => toolFields(tool, serverTerms));
+  return { tools, bm25: buildBm25(docs, FIELDS), synonyms, servers };
 }
 
 function hits(tools: readonly CatalogTool[], scores: Float64Array, options: SearchOptions): SearchHit[] {
@@ -71,7 +86,7 @@ function hits(tools: readonly CatalogTool[], scores: Float64Array, options: Sear
 
 /** The tools that best match a free-text query, best first; none when no word matched. */
 export function searchIndex(index: SearchIndex, query: string, options: SearchOptions = {}): SearchHit[] {
-  const words = queryWords(query).map(phraseWord);
+  const words = queryWords(query.slice(0, MAX_QUERY_CHARS)).map(phraseWord);
   const scores = scoreBm25(index.bm25, expandQuery(words, index.synonyms));
   // Naming a server ("... on slack", "the s3 bucket") is the agent saying where to look.
   const named = new Set(words);

@@ -8,9 +8,9 @@
  *   nothing else touched, since a file read through a server may hold `password=` for real.
  * @module
  */
-import { plainExcerpt } from "../../lib/text/excerpt.ts";
 import { capQuote } from "../../lib/text/cap.ts";
 import { redactLiterals, redactSecrets } from "../../lib/text/redact.ts";
+import { redactedExcerpt } from "../../lib/text/redacted_excerpt.ts";
 import type { ServerConfig } from "./types.ts";
 
 /** The most a reason or error built around an excerpt may be: the excerpt plus the gateway's own words. */
@@ -59,8 +59,8 @@ export function isSecretValue(name: string, value: string): boolean {
 
 /** A downstream failure's text as the agent and the log may see it: short, plain, redacted. */
 export function failureText(text: string, secrets: readonly string[]): string {
-  // Redact before cutting (no half secret at the cut) and after (HTML entities may spell one out).
-  return redactSecrets(plainExcerpt(redactSecrets(text, secrets)), secrets);
+  // Decoded to what the reader sees, then redacted, then cut: no encoding hides a secret, no cut halves one.
+  return redactedExcerpt(text, secrets);
 }
 
 /**

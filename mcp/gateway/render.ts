@@ -4,6 +4,8 @@ import { authCommand } from "./oauth/needs_auth.ts";
 
 /** Characters of a description kept on a search line. */
 const LINE_CHARS = 110;
+/** Characters of a description read for its first line (a server may send megabytes). */
+const LINE_SCAN_CHARS = 4_096;
 
 /** `github__list_issues — List issues in a repository (read-only)` */
 export function hitLine(tool: CatalogTool): string {
@@ -13,7 +15,7 @@ export function hitLine(tool: CatalogTool): string {
 
 /** The first sentence (or line) of a description, shortened to one search line. */
 export function oneLine(description: string): string {
-  const flat = description.replace(/\s+/g, " ").trim();
+  const flat = description.slice(0, LINE_SCAN_CHARS).replace(/\s+/g, " ").trim();
   const sentence = flat.match(/^.+?[.!?](?=\s|$)/)?.[0] ?? flat;
   return sentence.length > LINE_CHARS ? `${sentence.slice(0, LINE_CHARS - 1).trimEnd()}…` : sentence;
 }

@@ -51,13 +51,39 @@ export const STOPWORDS: ReadonlySet<string> = new Set([
 
 /**
  * Lowercased words of a text: split on everything but letters and digits, and inside words on camelCase
- * (`listIssues` → list, issues; `HTTPServer` → http, server).
+ * (`listIssues` → list, issues; `HTTPServer` → http, server). One pass over the text: it runs over
+ * whatever a downstream server lists and over the agent's query, so no step may backtrack (a regular
+ * expression like `([A-Z]+)([A-Z][a-z])` takes time quadratic in a run of capitals).
  */
 export function splitWords(text: string): string[] {
-  const spaced = text
-    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2");
-  return spaced.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((word) => word.length > 0);
+  return camelSpaced(text).toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((word) => word.length > 0);
+}
+
+const isUpper = (code: number) => code >= 65 && code <= 90; // A-Z
+const isLower = (code: number) => code >= 97 && code <= 122; // a-z
+const isDigit = (code: number) => code >= 48 && code <= 57; // 0-9
+
+/**
+ * `text` with a space before each capital that starts a word: after a lowercase letter or digit
+ * (`listIssues`, `v2API`), and before the last capital of a run of two or more that a lowercase letter
+ * follows (`HTTPServer` → `HTTP Server`). ASCII only, as the splitting has always been.
+ */
+function camelSpaced(text: string): string {
+  const parts: string[] = [];
+  let start = 0;
+  for (let i = 1; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (!isUpper(code)) continue;
+    const before = text.charCodeAt(i - 1);
+    const startsWord = isLower(before) || isDigit(before) ||
+      (isUpper(before) && isLower(text.charCodeAt(i + 1)));
+    if (!startsWord) continue;
+    parts.push(text.slice(start, i));
+    start = i;
+  }
+  if (start === 0) return text;
+  parts.push(text.slice(start));
+  return parts.join(" ");
 }
 
 /** The words of an identifier (split on `_`, `-`, `.`, camelCase) plus the whole identifier, lowercased. */

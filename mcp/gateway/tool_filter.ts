@@ -20,13 +20,33 @@ export function toolDescription(
   return Object.hasOwn(config.descriptions, tool.name) ? config.descriptions[tool.name] : tool.description;
 }
 
-/** Whole-name match; every character but `*` and `?` is literal, case matters. */
+/**
+ * Whole-name match; every character but `*` and `?` is literal, case matters. A two-pointer scan that only
+ * ever goes back to the last `*`: at most (name length × glob length) steps, where a glob turned into a
+ * regular expression (`^.*a.*b$`) would backtrack polynomially over a long name a downstream server sent.
+ */
 export function globMatches(glob: string, name: string): boolean {
-  const source = Array.from(
-    glob,
-    (char) =>
-      char === "*" ? "[\\s\\S]*" : char === "?" ? "[\\s\\S]" : char.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"),
-  )
-    .join("");
-  return new RegExp(`^${source}$`, "u").test(name);
+  const pattern = Array.from(glob);
+  const text = Array.from(name);
+  let p = 0;
+  let t = 0;
+  let star = -1;
+  let resume = 0;
+  while (t < text.length) {
+    if (p < pattern.length && pattern[p] === "*") {
+      star = p++;
+      resume = t;
+    } else if (p < pattern.length && (pattern[p] === "?" || pattern[p] === text[t])) {
+      p++;
+      t++;
+    } else if (star >= 0) {
+      // The last `*` takes one more character; everything after it is matched again from there.
+      p = star + 1;
+      t = ++resume;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.length && pattern[p] === "*") p++;
+  return p === pattern.length;
 }

@@ -8,6 +8,7 @@ import {
 } from "../../lib/mcp/tool.ts";
 import { ToolError } from "../../lib/mcp/errors.ts";
 import type { CallToolResult } from "../../lib/mcp/sdk.ts";
+import { capQuote } from "../../lib/text/cap.ts";
 import { capResult, RESULT_BUDGET_CHARS } from "./result_cap.ts";
 import { describeTool, healthLine, hitLine } from "./render.ts";
 import type { CatalogTool, SearchHit, ServerStatus } from "./types.ts";
@@ -127,7 +128,7 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
         const health = healthLine(backend.status(), backend.configError?.());
         const body = lines.length
           ? lines.join("\n")
-          : `No tool matches "${query}" among ${tools.length} tools`;
+          : `No tool matches "${capQuote(query)}" among ${tools.length} tools`;
         return health ? `${body}\n[${health}]` : body;
       },
     }),

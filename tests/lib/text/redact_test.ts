@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { REDACTED, redactLiterals, redactSecrets } from "../../../lib/text/redact.ts";
+import { evalFinishes, moduleUrl } from "../../_support/finishes.ts";
 
 Deno.test("redactSecrets: bearer and basic credentials, but not the prose around them", () => {
   assert.equal(redactSecrets("authorization: Bearer abc.DEF-123_x"), `authorization: ${REDACTED}`);
@@ -68,4 +69,28 @@ Deno.test("redactLiterals: only the literals, credential-like words left as data
     redactLiterals("password=hunter2 and the-value", ["the-value"]),
     `password=hunter2 and ${REDACTED}`,
   );
+});
+
+Deno.test("redactSecrets: a JWT after a dash, a URL's userinfo after a dash, a pair named with dots", () => {
+  const jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl";
+  assert.equal(redactSecrets(`id-${jwt} ok`), `id-${REDACTED} ok`);
+  assert.equal(redactSecrets("x-https://me:pa55@host/"), `x-https://${REDACTED}@host/`);
+  assert.equal(redactSecrets("app.db.password = hunter2;"), `app.db.password = ${REDACTED};`);
+  assert.equal(redactSecrets('"x.token": "t-1"'), `"x.token": "${REDACTED}"`);
+  assert.equal(redactSecrets("max_tokens=5 token_type=x"), "max_tokens=5 token_type=x");
+});
+
+// `\b[\w.-]*?token` (pairs), `\beyJ[A-Za-z0-9_-]{5,}\.` (JWTs) and `\b[a-z][a-z0-9+.-]*:\/\/` (userinfo)
+// could start at every `-` or `.` of a run and scan to its end from each: 40 KB of `a-` took 19 s, 1 MB
+// would take hours. The child is killed after 20 s (evalFinishes); the linear passes take milliseconds.
+Deno.test("redactSecrets finishes on 1 MB runs built to make its patterns backtrack", async () => {
+  const redact = moduleUrl("lib/text/redact.ts");
+  const run = await evalFinishes(`
+    import { redactSecrets } from ${JSON.stringify(redact)};
+    const units = ["a-", "a.", "eyJ-", "eyJaaaaa.", "a://", "sk-", "token", "AKIA", "'a"];
+    for (const unit of units) redactSecrets(unit.repeat(Math.ceil(1_000_000 / unit.length)));
+    console.log(units.length);
+  `);
+  assert.ok(run.finished, "redacting 1 MB did not finish in 20 s");
+  assert.equal(run.stdout.trim(), "9");
 });

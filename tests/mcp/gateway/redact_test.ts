@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { SCAN_CHARS } from "../../../lib/text/excerpt.ts";
 import { parseConfig } from "../../../mcp/gateway/config.ts";
 import {
   boundedReason,
@@ -60,6 +61,47 @@ Deno.test("failureText and boundedReason: short, plain, redacted", () => {
   assert.ok(text.length < 400);
   const reason = boundedReason(`down: ${"y".repeat(5_000)} token=abc`, []);
   assert.ok(reason.length < REASON_CHARS + 60 && !reason.includes("abc"));
+});
+
+const TOKEN = "SECRET-GW-TOKEN-0123456789abcdef";
+const SECRETS = [`Bearer ${TOKEN}`, TOKEN];
+
+function references(text: string): string {
+  return Array.from(text, (char) => `&#x${char.codePointAt(0)!.toString(16)};`).join("");
+}
+
+/** Pieces of `secret` in `text`: its first four characters (what a cut leaves), or any six. */
+function pieces(text: string, secret: string): string[] {
+  const found = [secret.slice(0, 4)];
+  for (let at = 0; at + 6 <= secret.length; at++) found.push(secret.slice(at, at + 6));
+  return found.filter((piece) => text.includes(piece));
+}
+
+Deno.test("failureText: a credential written as character references is redacted wherever the cut falls", () => {
+  // The finding's page, with the SDK's wording in front; the cut lands at every offset of the credential.
+  for (let pad = 180; pad < 290; pad++) {
+    const message = `Streamable HTTP error: Error POSTing to endpoint: <html><body><p>${"x".repeat(pad)} ` +
+      `${references(TOKEN)}</p><p>${"more text ".repeat(100)}</p></body></html>`;
+    const excerpt = failureText(message, SECRETS);
+    assert.deepEqual(pieces(excerpt, TOKEN), [], `pad ${pad}: ${excerpt}`);
+    assert.match(excerpt, /… \[[\d,]+ more characters cut\]$/);
+  }
+});
+
+Deno.test("failureText: what the 64 KB scan limit cuts in two shows no piece of a secret", () => {
+  const spaced = "correct horse battery staple";
+  for (const secret of [references(TOKEN), TOKEN, `Bearer ${TOKEN}`, spaced]) {
+    for (let at = 1; at < secret.length; at++) {
+      // A comment hides the first 64 KB, so the little text before the limit is all the excerpt shows.
+      const filler = SCAN_CHARS - "<html><!--".length - "--> a ".length - at;
+      const page = `<html><!--${"c".repeat(filler)}--> a ${secret}${" tail".repeat(100)}`;
+      const excerpt = failureText(page, [...SECRETS, spaced]);
+      const shown = secret === spaced
+        ? ["corr", "horse", "batt"].filter((word) => excerpt.includes(word))
+        : [];
+      assert.deepEqual([...shown, ...pieces(excerpt, TOKEN)], [], `${at}: ${excerpt}`);
+    }
+  }
 });
 
 Deno.test("redactData: every string of a result, structured content included; nothing else changes", () => {

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { identifierWords, plainTokens, queryWords, splitWords } from "../../../mcp/gateway/tokenize.ts";
+import { evalFinishes, moduleUrl } from "../../_support/finishes.ts";
 
 Deno.test("splitWords splits camelCase, snake_case, kebab-case and dots, lowercased", () => {
   assert.deepEqual(splitWords("listIssues"), ["list", "issues"]);
@@ -28,4 +29,56 @@ Deno.test("queryWords adds whole identifiers the agent typed, not ordinary words
 
 Deno.test("plainTokens only lowercases and splits on non-alphanumerics", () => {
   assert.deepEqual(plainTokens("listIssues get_pull-Request"), ["listissues", "get", "pull", "request"]);
+});
+
+/** splitWords as it was written with two regular expressions (quadratic on a long run of capitals). */
+function splitWordsByRegExp(text: string): string[] {
+  const spaced = text.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2");
+  return spaced.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((word) => word.length > 0);
+}
+
+Deno.test("splitWords splits every short text as the regular expressions it replaced did", () => {
+  const alphabet = [
+    "A",
+    "B",
+    "Z",
+    "a",
+    "b",
+    "z",
+    "0",
+    "9",
+    " ",
+    "_",
+    "-",
+    ".",
+    "É",
+    "é",
+    "İ",
+    "Σ",
+    "\u0301",
+    "😀",
+  ];
+  let seed = 1;
+  const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+  for (let round = 0; round < 20_000; round++) {
+    const text = Array.from({ length: Math.floor(next() * 12) }, () => alphabet[Math.floor(next() * 18)])
+      .join("");
+    assert.deepEqual(splitWords(text), splitWordsByRegExp(text), JSON.stringify(text));
+  }
+});
+
+// The finding: 1 MB of capitals in a downstream description took over 200 s (20k: 2.2 s, 200k: 69 s), the
+// event loop blocked all along. Here the split runs in a child killed after 20 s (evalFinishes): the old
+// code could not finish in that time, the linear one takes well under a second even on a loaded machine.
+Deno.test("splitWords and queryWords finish on 1 MB of capitals", async () => {
+  const tokenize = moduleUrl("mcp/gateway/tokenize.ts");
+  const run = await evalFinishes(`
+    import { queryWords, splitWords } from ${JSON.stringify(tokenize)};
+    const capitals = "D".repeat(1_000_000);
+    const counts = [splitWords(capitals), queryWords(capitals + " list"), splitWords("ABCd".repeat(250_000))];
+    console.log(counts.map((words) => words.length).join(" "));
+  `);
+  assert.ok(run.finished, "splitting 1 MB of capitals did not finish in 20 s");
+  assert.ok(run.success);
+  assert.equal(run.stdout.trim(), "1 2 500000");
 });
