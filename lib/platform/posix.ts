@@ -42,6 +42,21 @@ export const posixPaths = {
     if (path.dirname(root) === root) return "is the whole file system";
     return homeBreadth(root, homes, posixPaths.isInside);
   },
+  /**
+   * Whether a user other than `uid` and root may have made the entry `info` (a `.git`, an ignore file):
+   * it belongs to someone else. `uid` null (unknown): only root's entries are trusted.
+   */
+  foreignOwned(info: { uid: number | null }, uid: number | null): boolean {
+    return info.uid !== 0 && info.uid !== uid;
+  },
+  /**
+   * Whether a user other than `uid` and root may have put entries in the folder `info`: it belongs to
+   * someone else, or its mode lets group or others write, sticky or not (others add their own entries to
+   * /tmp). A lookup above the workspace stops at such a folder (trusted_above.ts).
+   */
+  othersMayWrite(info: { uid: number | null; mode: number | null }, uid: number | null): boolean {
+    return posixPaths.foreignOwned(info, uid) || info.mode === null || (info.mode & 0o022) !== 0;
+  },
   /** Where the lock folder lives: a fixed `/tmp`, never TMPDIR, which differs between processes of one user. */
   lockParent(_tmp: string): string {
     return "/tmp";

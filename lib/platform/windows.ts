@@ -53,6 +53,17 @@ export const windowsPaths = {
     }
     return homeBreadth(root, homes, windowsPaths.isInside);
   },
+  /**
+   * Deno shows no owners here (`uid` is null) and no ACLs: every entry counts as trusted, as before the
+   * POSIX rule existed (see trusted_above.ts).
+   */
+  foreignOwned(_info: { uid: number | null }, _uid: number | null): boolean {
+    return false;
+  },
+  /** No owners or mode bits to judge by (see {@link foreignOwned}): no folder is refused. */
+  othersMayWrite(_info: { uid: number | null; mode: number | null }, _uid: number | null): boolean {
+    return false;
+  },
   /** Where the lock folder lives: the per-user temp folder, under the profile and ACL'd to its user. */
   lockParent(tmp: string): string {
     return tmp;
