@@ -16,7 +16,7 @@ import { platform } from "../platform/mod.ts";
 /** The entries a lookup acts on: a folder above the workspace holding one of another user's is not used. */
 export const MARKERS: readonly string[] = [".git", ".continue-notes", ".gitignore", ".ignore", ".rgignore"];
 
-/** One folder a lookup may look in, and which of {@link MARKERS} it holds. */
+/** One folder a lookup may look in, and which of {@link MARKERS} it holds (inside the workspace: `.git`). */
 export interface Level {
   folder: string;
   has: ReadonlySet<string>;
@@ -51,8 +51,10 @@ export async function lookUpward(folder: string, tops: readonly string[]): Promi
   // Every lookup goes out at once (each is a trip through Deno's blocking thread pool); what lies above
   // the first refused folder is never used.
   const folders = chain.map((dir, i) => i < inside ? null : Deno.stat(dir).catch(() => null));
-  const entries = chain.map((dir) =>
-    Promise.all(MARKERS.map((name) => lstatEntry(platform.path.join(dir, name))))
+  // Inside the workspace only `.git` is asked for: nothing else there decides anything.
+  const names = (i: number) => i < inside ? [".git"] : MARKERS;
+  const entries = chain.map((dir, i) =>
+    Promise.all(names(i).map((name) => lstatEntry(platform.path.join(dir, name))))
   );
   const levels: Level[] = [];
   let uid: Promise<number | null> | undefined;
@@ -69,7 +71,7 @@ export async function lookUpward(folder: string, tops: readonly string[]): Promi
     }
     levels.push({
       folder: dir,
-      has: new Set(MARKERS.filter((_, j) => found[j] !== null && found[j] !== UNKNOWN)),
+      has: new Set(names(i).filter((_, j) => found[j] !== null && found[j] !== UNKNOWN)),
     });
   }
   return { levels, whole: true };
