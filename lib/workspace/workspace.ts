@@ -125,8 +125,6 @@ export class Workspace {
     const path = checkedPath(shown);
     await this.#pending;
     const absolute = this.#absolute(path);
-    // Windows sends the user's credentials to a share's host on first touch: judge such a path unopened.
-    if (platform.isNetworkPath(absolute) && !this.contains(absolute)) throw this.#outside(path);
     const real = await realResolve(absolute).catch((error) => {
       // A folder on the way without search (x) permission: say which path, not "internal".
       if (error instanceof Deno.errors.PermissionDenied) {
@@ -168,7 +166,10 @@ export class Workspace {
   #absolute(path: string): string {
     if (!this.#roots.length) throw noRootError(`Cannot use "${quotablePath(path)}"`, this.#refused);
     const plain = fromPathForm(path);
-    return platform.path.resolve(this.primary, plain === "" ? "." : plain);
+    const absolute = platform.path.resolve(this.primary, plain === "" ? "." : plain);
+    // Windows sends the user's credentials to a share's host on first touch: judge such a path unopened.
+    if (platform.isNetworkPath(absolute) && !this.contains(absolute)) throw this.#outside(path);
+    return absolute;
   }
 
   #cwdRoots(): { kept: string[]; refused: RefusedRoot[] } {

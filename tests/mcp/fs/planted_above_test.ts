@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { textOf } from "../../_support/connect.ts";
 import { sharedFolder } from "../../_support/shared_folder.ts";
+import { spawnStdio } from "../../_support/stdio.ts";
 import { isWindows } from "../../../lib/platform/mod.ts";
 import { fsClient } from "./_fixture.ts";
 import { plantAbove, VICTIM } from "../search/_planted_fixture.ts";
@@ -32,3 +33,22 @@ for (
     },
   });
 }
+
+Deno.test({
+  name:
+    "stdio: fs-mcp with its own permissions trusts our repository root above the workspace, not /tmp's plants",
+  ignore: isWindows,
+  async fn() {
+    // shared/ (1777, a .ignore of `*` planted) > victim/ (0700, ours: a repository) > pkg/ (the workspace).
+    await using box = await sharedFolder({
+      ".git/HEAD": "ref: refs/heads/main\n",
+      ".gitignore": "*.log\n",
+      "pkg/a.ts": "x\n",
+      "pkg/b.log": "x\n",
+    });
+    await box.plant(".ignore", "*\n");
+    await using c = await spawnStdio("fs", { cwd: `${box.workspace}/pkg` });
+    const tree = textOf(await c.client.callTool({ name: "fs_list", arguments: {} }) as never);
+    assert.equal(tree, "./\n  a.ts  2B\n[0 folders and 1 file shown of 1 file in all]");
+  },
+});
