@@ -30,6 +30,15 @@ export class ToolError extends Error {
   }
 }
 
+/** Why Deno refuses a path (`NotCapable`): the system folders it keeps from any server without --allow-all. */
+export const NOT_CAPABLE_REASON =
+  "is a system path (under /proc, /dev or /sys) that this server may not open";
+
+/** The error for a path Deno refuses (`NotCapable`): `action` is `Cannot read "x"`. */
+export function notCapableError(action: string): ToolError {
+  return new ToolError("permission_denied", `${action}: it ${NOT_CAPABLE_REASON}`);
+}
+
 /** Maps a Deno filesystem or process error onto a ToolError with the failed action first. */
 export function toToolError(error: unknown, action: string): ToolError {
   if (error instanceof ToolError) return error;
@@ -40,6 +49,7 @@ export function toToolError(error: unknown, action: string): ToolError {
   if (error instanceof Deno.errors.PermissionDenied) {
     return new ToolError("permission_denied", `${action}: permission denied`);
   }
+  if (error instanceof Deno.errors.NotCapable) return notCapableError(action);
   if (error instanceof Deno.errors.AlreadyExists) {
     return new ToolError("already_exists", `${action}: already exists`);
   }

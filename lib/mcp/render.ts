@@ -1,6 +1,6 @@
 /** Turns what a tool's `run` returns, or throws, into an MCP CallToolResult. */
 import type { CallToolResult } from "./sdk.ts";
-import { ToolError } from "./errors.ts";
+import { NOT_CAPABLE_REASON, ToolError } from "./errors.ts";
 import { log } from "../log.ts";
 import { capText } from "../text/cap.ts";
 
@@ -50,6 +50,13 @@ export function renderError(error: unknown, toolName?: string): CallToolResult {
 }
 
 function unexpected(error: unknown, toolName = "tool"): ToolError {
+  // A path Deno refuses that no module turned into its own error: still the caller's, not a crash.
+  if (error instanceof Deno.errors.NotCapable) {
+    return new ToolError(
+      "permission_denied",
+      `Cannot run ${toolName}: a path it needs ${NOT_CAPABLE_REASON}`,
+    );
+  }
   log.error(`${toolName} failed unexpectedly`, error);
   const reason = error instanceof Error ? error.message : String(error);
   return new ToolError("internal", `${toolName} failed unexpectedly: ${reason}`);

@@ -3,6 +3,9 @@ import { posix as path } from "node:path";
 import { powershellFileInvocation, powershellInvocation, powershellScriptFile } from "./powershell.ts";
 import { WATCHDOG_SCRIPT } from "./watchdog_script.ts";
 
+/** Why the folder of all users' home folders is no workspace root (both OS rule sets). */
+export const EVERY_HOME = "holds every user's home folder";
+
 /** The path rules of POSIX systems. */
 export const posixPaths = {
   path,
@@ -14,11 +17,19 @@ export const posixPaths = {
     return relative === "" ||
       (relative !== ".." && !relative.startsWith(`../`) && !path.isAbsolute(relative));
   },
-  /** `file:///home/a%20b` → `/home/a b`. */
+  /**
+   * `file:///home/a%20b` → `/home/a b`. A URL naming another machine (`file://host/x`; `localhost` is this
+   * one) is refused: the host would otherwise be dropped and `/x` read here. Throws an Error whose message
+   * says why (`names the host "host", not this machine`).
+   */
   fileUrlToPath(url: string): string {
-    const parsed = new URL(url);
-    if (parsed.protocol !== "file:") throw new Error(`Not a file URL: ${url}`);
-    return decodeURIComponent(parsed.pathname);
+    const parsed = parseFileUrl(url);
+    if (parsed.hostname) throw new Error(`names the host "${parsed.hostname}", not this machine`);
+    return decodedPath(parsed);
+  },
+  /** Paths on another machine (Windows' `\\server\share`) do not exist here. */
+  isNetworkPath(_path: string): boolean {
+    return false;
   },
   /** Canonical form of a path returned by `Deno.realPath`. */
   normalizeReal(real: string): string {
@@ -37,11 +48,30 @@ export const posixPaths = {
   },
   /**
    * Why `root` (absolute, real) is too broad for a workspace root, or null: the whole file system, a home
-   * folder of `homes`, or a folder holding one (`/home`), since a root there exposes every secret under it.
+   * folder of `homes`, a folder holding one, or the folder of every user's home (`/home`, macOS' `/Users`)
+   * whoever runs the server (root's home is /root), since a root there exposes every secret under it.
    */
   tooBroadRoot(root: string, homes: readonly string[]): string | null {
     if (path.dirname(root) === root) return "is the whole file system";
-    return homeBreadth(root, homes, posixPaths.isInside);
+    const home = homeBreadth(root, homes, posixPaths.isInside);
+    if (home) return home;
+    // Any case: macOS volumes mostly ignore it, and a Linux `/users` is no project folder either.
+    return ["/home", "/users"].includes(root.toLowerCase()) ? EVERY_HOME : null;
+  },
+  /**
+   * Whether a user other than `uid` and root may have made the entry `info` (a `.git`, an ignore file):
+   * it belongs to someone else. `uid` null (unknown): only root's entries are trusted.
+   */
+  foreignOwned(info: { uid: number | null }, uid: number | null): boolean {
+    return info.uid !== 0 && info.uid !== uid;
+  },
+  /**
+   * Whether a user other than `uid` and root may have put entries in the folder `info`: it belongs to
+   * someone else, or its mode lets group or others write, sticky or not (others add their own entries to
+   * /tmp). A lookup above the workspace stops at such a folder (trusted_above.ts).
+   */
+  othersMayWrite(info: { uid: number | null; mode: number | null }, uid: number | null): boolean {
+    return posixPaths.foreignOwned(info, uid) || info.mode === null || (info.mode & 0o022) !== 0;
   },
   /** Where the lock folder lives: a fixed `/tmp`, never TMPDIR, which differs between processes of one user. */
   lockParent(_tmp: string): string {
@@ -135,6 +165,28 @@ export function homeBreadth(
     return isInside(root, home) ? "is your home folder" : "holds your home folder";
   }
   return null;
+}
+
+/** `url` parsed, if it is a file URL; else an Error whose message says what it is not. */
+export function parseFileUrl(url: string): URL {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new Error("is not a valid URL");
+  }
+  // WHATWG URLs drop a `localhost` host of a file URL: `file://localhost/x` has none.
+  if (parsed.protocol !== "file:") throw new Error("is not a file URL");
+  return parsed;
+}
+
+/** The decoded path of a parsed URL; an Error for a `%` escape that decodes to nothing. */
+export function decodedPath(parsed: URL): string {
+  try {
+    return decodeURIComponent(parsed.pathname);
+  } catch {
+    throw new Error("is not a valid URL");
+  }
 }
 
 /** Every POSIX system has it; the job's parent and the watchdog need nothing more. */

@@ -1,7 +1,10 @@
 /** Windows path and process rules as pure functions, testable on any OS. */
 import { win32 as path } from "node:path";
 import {
+  decodedPath,
+  EVERY_HOME,
   homeBreadth,
+  parseFileUrl,
   type ShellArgvOptions,
   type ShellInvocation,
   shellName,
@@ -20,13 +23,24 @@ export const windowsPaths = {
     return relative === "" ||
       (relative !== ".." && !relative.startsWith(`..\\`) && !path.isAbsolute(relative));
   },
-  /** `file:///C:/a%20b` → `C:\a b`; `file://server/share/x` → `\\server\share\x`. */
+  /**
+   * `file:///C:/a%20b` → `C:\a b`; `file://server/share/x` → `\\server\share\x`: on Windows a host names a
+   * network share, a path like any other (judged by {@link isNetworkPath} before it is touched). Throws an
+   * Error whose message says why a URL is not a file URL.
+   */
   fileUrlToPath(url: string): string {
-    const parsed = new URL(url);
-    if (parsed.protocol !== "file:") throw new Error(`Not a file URL: ${url}`);
-    const pathname = decodeURIComponent(parsed.pathname);
+    const parsed = parseFileUrl(url);
+    const pathname = decodedPath(parsed);
     if (parsed.hostname) return `\\\\${parsed.hostname}${pathname.replaceAll("/", "\\")}`;
     return pathname.replace(/^\/([a-zA-Z]:)/, "$1").replaceAll("/", "\\");
+  },
+  /**
+   * Whether `path` lies on another machine (`\\server\share\x`, `\\?\UNC\server\share`). Merely opening one
+   * sends the user's credentials to that host (SMB), so a path there is checked against the workspace
+   * before anything is opened.
+   */
+  isNetworkPath(path: string): boolean {
+    return /^[\\/]{2}(?![?.][\\/])/.test(path) || /^[\\/]{2}\?[\\/]UNC[\\/]/i.test(path);
   },
   /** `\\?\C:\x` → `C:\x`: verbatim prefixes break comparisons and most tools. */
   normalizeReal(real: string): string {
@@ -44,14 +58,28 @@ export const windowsPaths = {
   },
   /**
    * Why `root` (absolute, real) is too broad for a workspace root, or null: a drive (`C:\`), a network
-   * share's root, a home folder of `homes` or a folder holding one (`C:\Users`).
+   * share's root, a home folder of `homes`, a folder holding one, or the folder of the user profiles
+   * (`C:\Users`, on any drive) whoever runs the server.
    */
   tooBroadRoot(root: string, homes: readonly string[]): string | null {
     const top = path.parse(root).root;
     if (path.relative(top.toLowerCase(), root.toLowerCase()) === "") {
       return top.startsWith("\\\\") ? "is a whole network share" : "is a whole drive";
     }
-    return homeBreadth(root, homes, windowsPaths.isInside);
+    const home = homeBreadth(root, homes, windowsPaths.isInside);
+    if (home) return home;
+    return /^[a-z]:\\users\\?$/i.test(root) ? EVERY_HOME : null;
+  },
+  /**
+   * Deno shows no owners here (`uid` is null) and no ACLs: every entry counts as trusted, as before the
+   * POSIX rule existed (see trusted_above.ts).
+   */
+  foreignOwned(_info: { uid: number | null }, _uid: number | null): boolean {
+    return false;
+  },
+  /** No owners or mode bits to judge by (see {@link foreignOwned}): no folder is refused. */
+  othersMayWrite(_info: { uid: number | null; mode: number | null }, _uid: number | null): boolean {
+    return false;
   },
   /** Where the lock folder lives: the per-user temp folder, under the profile and ACL'd to its user. */
   lockParent(tmp: string): string {

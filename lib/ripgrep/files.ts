@@ -21,9 +21,11 @@ export interface ListFilesOptions {
   maxDepth?: number;
   /** `path` (single-threaded, stable), `newest` (most recently modified first); default unsorted. */
   sort?: "path" | "newest";
-  /** The cwd lies in a git repository (`insideGitRepo`); false also honours .gitignore without one. Default true. */
+  /** The cwd lies in a git repository (`ignoreScope`); false also honours .gitignore without one. Default true. */
   inGitRepo?: boolean;
-  /** Outside a repository, the workspace's ignore rules above the walked folder (`ignoreScope`). */
+  /** ripgrep may read the ignore files above the walked folder (`ignoreScope`); default false. */
+  trustedParents?: boolean;
+  /** The ignore rules above the walked folder that ripgrep does not read (`ignoreScope`). */
   above?: (path: string) => boolean;
   /** Print `/` separators on every OS (`--path-separator /`). */
   slashes?: boolean;
@@ -68,6 +70,7 @@ function ignoreRules(options: ListFilesOptions): IgnoreRules {
     hidden: options.hidden,
     noIgnore: options.noIgnore,
     inGitRepo: options.inGitRepo ?? true,
+    trustedParents: options.trustedParents,
     globs: options.globs?.length ? globFilter(options.globs) : undefined,
     above: options.above,
   };

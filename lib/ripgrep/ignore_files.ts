@@ -42,6 +42,10 @@ function hides(rule: Rule, path: string, isDir: boolean): boolean {
   return parts.some((_, i) => rule.test(parts.slice(0, i + 1).join("/"), i < parts.length - 1 || isDir));
 }
 
+/**
+ * Unlike the lookups of lib/workspace/trusted_above.ts this walk reads ignore files another user may have
+ * planted above the workspace (in /tmp): they can only hold more names back, never show one.
+ */
 async function rulesAbove(folder: string): Promise<Rule[]> {
   const rules: Rule[] = [];
   let dir = folder;

@@ -1,26 +1,30 @@
 /**
- * Outside a git repository ripgrep runs with `--no-ignore-parent`, so ignore files above the workspace (a
- * dotfiles `~/.gitignore` of `*`) cannot hide it. That also drops the workspace's own ignore files in the
- * folders between its root and a subfolder searched alone; this reads those and filters the listed paths
- * as ripgrep would have: `.rgignore` before `.ignore` before `.gitignore`, the deepest folder with a
- * matching line decides, the last matching line of a file wins, an ignored folder hides all below it.
- * One difference: a `!` line in a file below the searched folder cannot bring back what these exclude.
+ * When ripgrep runs with `--no-ignore-parent` (outside a git repository, or with a folder above the
+ * workspace that another user could write in: ignore_rules.ts), ignore files above the walked folder cannot
+ * hide it. That also drops the ones that should apply: the workspace's own in the folders between its root
+ * and a subfolder searched alone, and a repository's above its subfolder. This reads those and filters the
+ * listed paths as ripgrep would have: `.rgignore` before `.ignore` before `.gitignore` before
+ * `.git/info/exclude`, the deepest folder with a matching line decides, the last matching line of a file
+ * wins, an ignored folder hides all below it. One difference: a `!` line in a file below the searched
+ * folder cannot bring back what these exclude.
  * @module
  */
 import { platform } from "../platform/mod.ts";
 import { type IgnoreLine, ignoreLine, reachesUnder } from "./ignore_line.ts";
 
-/** The ignore files ripgrep reads, strongest first. */
-const KINDS = [".rgignore", ".ignore", ".gitignore"];
+/** The ignore files ripgrep reads, strongest first; the last only in a repository's root. */
+const KINDS = [".rgignore", ".ignore", ".gitignore", ".git/info/exclude"];
 
 /** Where a walk starts and which folders' ignore files it must still honour. */
 export interface AboveOptions {
   /** The walked folder (absolute, real). */
   folder: string;
-  /** The outermost workspace folder holding it: ignore files are read from here down to `folder`, exclusive. */
+  /** The highest folder whose ignore files apply: they are read from here down to `folder`, exclusive. */
   top: string;
   /** ripgrep's cwd: listed paths are relative to it (or absolute). */
   cwd: string;
+  /** The root of the repository `folder` lies in: no .gitignore above it counts, its info/exclude does. */
+  gitRoot?: string;
 }
 
 /**
@@ -32,10 +36,12 @@ export async function rulesAbove(options: AboveOptions): Promise<((path: string)
   // Per kind, deepest folder first; each folder with the walked folder's path from it (`/`-separated).
   const slashes = (path: string) => path.replaceAll("\\", "/");
   const kinds = await Promise.all(KINDS.map(async (kind) => {
-    const read = await Promise.all(folders.map(async (folder) => {
-      const down = slashes(platform.path.relative(folder, options.folder));
-      return { down, lines: (await readRules(folder, kind)).filter((line) => reachesUnder(line, down)) };
-    }));
+    const read = await Promise.all(
+      folders.filter((folder) => applies(kind, folder, options)).map(async (folder) => {
+        const down = slashes(platform.path.relative(folder, options.folder));
+        return { down, lines: (await readRules(folder, kind)).filter((line) => reachesUnder(line, down)) };
+      }),
+    );
     return read.filter((rules) => rules.lines.length).reverse();
   }));
   if (kinds.every((rules) => rules.length === 0)) return undefined;
@@ -89,6 +95,16 @@ function listedUnder(options: AboveOptions): (listed: string) => string | null {
       ? null
       : rest;
   };
+}
+
+/** Whether the ignore file `kind` of `folder` counts: git reads no .gitignore above a repository's root. */
+function applies(kind: string, folder: string, options: AboveOptions): boolean {
+  const { gitRoot } = options;
+  if (kind === ".gitignore") return gitRoot === undefined || platform.isInside(folder, gitRoot);
+  if (kind === ".git/info/exclude") {
+    return gitRoot !== undefined && platform.isInside(gitRoot, folder) && platform.isInside(folder, gitRoot);
+  }
+  return true;
 }
 
 /** `top` and the folders below it down to `folder`'s parent; none when `folder` is not below `top`. */

@@ -4,14 +4,14 @@
  * that is too broad (`/`, a drive, the home folder or above) is dropped from any of them (broad_roots.ts).
  * @module
  */
-import { ToolError } from "../mcp/errors.ts";
+import { notCapableError, ToolError } from "../mcp/errors.ts";
 import { platform, toSlashes } from "../platform/mod.ts";
 import { showPath } from "./path_text.ts";
 import { checkedPath } from "./path_argument.ts";
 import { realResolve } from "./resolve.ts";
 import { fromPathForm } from "./path_forms.ts";
 import { isPathError, pathError, quotablePath } from "./path_error.ts";
-import { noRootError, type RefusedRoot, screenRoots } from "./broad_roots.ts";
+import { noRootError, type RefusedRoot, rootPaths, screenRoots } from "./broad_roots.ts";
 import { homeFolders } from "./homes.ts";
 
 /** Where the workspace roots came from. */
@@ -96,20 +96,15 @@ export class Workspace {
   adoptClientRoots(fetchRoots: () => Promise<string[]>): Promise<void> {
     if (this.#source === "env") return Promise.resolve();
     this.#pending = fetchRoots().then((uris) => {
-      const roots = uris.flatMap((uri) => {
-        try {
-          return [canonical(platform.fileUrlToPath(uri))];
-        } catch {
-          return [];
-        }
-      });
-      // Roots the client declared but all too broad leave none: the cwd is not what the client asked for.
-      const { kept, refused } = roots.length
+      const { paths, refused: unusable } = rootPaths(uris, "the client's roots");
+      const roots = paths.map(canonical);
+      // Roots the client declared but all refused leave none: the cwd is not what the client asked for.
+      const { kept, refused } = uris.length
         ? screenRoots(roots, this.#homes, "the client's roots")
         : this.#cwdRoots();
       this.#roots = kept;
-      this.#refused = refused;
-      this.#source = roots.length ? "roots" : "cwd";
+      this.#refused = [...unusable, ...refused];
+      this.#source = uris.length ? "roots" : "cwd";
     }, () => {
       // A client that fails roots/list keeps the roots we had.
     });
@@ -140,18 +135,23 @@ export class Workspace {
           }": permission denied on a folder of its path; ask for a path you can read`,
         );
       }
+      if (error instanceof Deno.errors.NotCapable) {
+        throw notCapableError(`Cannot use "${quotablePath(path)}"`);
+      }
       // Other errors keep their OS type: each server words them (edit-mcp's io_error with the OS code).
       throw isPathError(error) ? pathError(error, `Cannot use "${quotablePath(path)}"`) : error;
     });
-    if (!this.contains(real)) {
-      throw new ToolError(
-        "outside_workspace",
-        `Cannot use "${quotablePath(path)}": it resolves outside the workspace (${
-          toSlashes(this.primary)
-        }); use a path inside it`,
-      );
-    }
+    if (!this.contains(real)) throw this.#outside(path);
     return real;
+  }
+
+  #outside(path: string): ToolError {
+    return new ToolError(
+      "outside_workspace",
+      `Cannot use "${quotablePath(path)}": it resolves outside the workspace (${
+        toSlashes(this.primary)
+      }); use a path inside it`,
+    );
   }
 
   /**
@@ -166,7 +166,10 @@ export class Workspace {
   #absolute(path: string): string {
     if (!this.#roots.length) throw noRootError(`Cannot use "${quotablePath(path)}"`, this.#refused);
     const plain = fromPathForm(path);
-    return platform.path.resolve(this.primary, plain === "" ? "." : plain);
+    const absolute = platform.path.resolve(this.primary, plain === "" ? "." : plain);
+    // Windows sends the user's credentials to a share's host on first touch: judge such a path unopened.
+    if (platform.isNetworkPath(absolute) && !this.contains(absolute)) throw this.#outside(path);
+    return absolute;
   }
 
   #cwdRoots(): { kept: string[]; refused: RefusedRoot[] } {

@@ -1,7 +1,8 @@
 /**
  * fs-mcp: numbered, paged file reads; gitignore-aware folder trees (ripgrep); structured stats.
  * Permissions: --allow-read (workspace), --allow-env (MCP_WORKSPACE, MCP_ALLOW_DIRS, RG_PATH),
- * --allow-run (ripgrep for fs_list and path suggestions).
+ * --allow-run (ripgrep for fs_list and path suggestions), --allow-sys=uid (whose folders above the
+ * workspace a lookup of `.git` and ignore files may trust: lib/workspace/trusted_above.ts).
  * @module
  */
 import { serve } from "../../lib/mcp/serve.ts";

@@ -36,6 +36,7 @@ export async function resolveExisting(
   }
   const similar = await similarPaths(real, {
     root: deps.workspace.primary,
+    tops: [...deps.workspace.roots, ...deps.workspace.allowDirs],
     rg: await deps.ripgrep(),
     signal: options.signal,
   }).catch(() => []);

@@ -8,13 +8,15 @@ import { editDistance } from "../../lib/text/distance.ts";
 import { platform } from "../../lib/platform/mod.ts";
 import type { Ripgrep } from "../../lib/ripgrep/locate.ts";
 import { listFiles } from "../../lib/ripgrep/files.ts";
-import { insideGitRepo } from "../../lib/ripgrep/ignore_rules.ts";
+import { ignoreScope } from "../../lib/ripgrep/ignore_rules.ts";
 import { visibleUnder } from "./visible.ts";
 
 /** Where to look. */
 export interface SuggestOptions {
   /** Folder the workspace is rooted at: the same-name search runs there. */
   root: string;
+  /** The workspace's folders (roots and allowed folders), for the ignore rules; default `root`. */
+  tops?: readonly string[];
   /** ripgrep, which decides what is visible; without it nothing is suggested. */
   rg?: Ripgrep | null;
   max?: number;
@@ -42,7 +44,12 @@ export async function similarPaths(missing: string, options: SuggestOptions): Pr
     if (await exists(path.join(parent, candidate))) close.push(candidate);
     if (close.length >= MAX_CLOSE) break;
   }
-  const visible = close.length ? await visibleUnder(options.rg, parent, close, options.signal) : new Set();
+  const visible = close.length
+    ? await visibleUnder(options.rg, parent, close, {
+      tops: options.tops ?? [options.root],
+      signal: options.signal,
+    })
+    : new Set();
   const found = close.filter((candidate) => visible.has(candidate)).slice(0, max).map((candidate) =>
     path.join(parent, candidate)
   );
@@ -97,7 +104,7 @@ async function sameNameAnywhere(
   const { run, paths } = listFiles(rg, {
     cwd: root,
     globs: [`**/${name}`],
-    inGitRepo: await insideGitRepo([root]),
+    ...await ignoreScope(root, { tops: options.tops ?? [root], cwd: root }),
     signal: options.signal,
   });
   for await (const relative of paths) {

@@ -8,7 +8,7 @@
 import { platform, toSlashes } from "../../lib/platform/mod.ts";
 import type { Ripgrep } from "../../lib/ripgrep/locate.ts";
 import { listFiles } from "../../lib/ripgrep/files.ts";
-import { insideGitRepo } from "../../lib/ripgrep/ignore_rules.ts";
+import { ignoreScope } from "../../lib/ripgrep/ignore_rules.ts";
 
 /** Generated folders fs_list shows as one line with their entry count, never descended. */
 export const COLLAPSED = ["node_modules", ".git", ".hg", ".svn", "__pycache__", ".venv"];
@@ -16,12 +16,18 @@ export const COLLAPSED = ["node_modules", ".git", ".hg", ".svn", "__pycache__", 
 /** Most folder entries ruled out by name for ripgrep (longer argv only slows it down). */
 const MAX_PRUNED = 200;
 
+/** Where the candidates are checked: the workspace's folders (roots and allowed folders), as fs_list's. */
+export interface VisibleOptions {
+  tops: readonly string[];
+  signal?: AbortSignal;
+}
+
 /** Of `candidates` (existing paths relative to `folder`, `/`-separated), those fs_list of `folder` shows. */
 export async function visibleUnder(
   rg: Ripgrep,
   folder: string,
   candidates: readonly string[],
-  signal?: AbortSignal,
+  options: VisibleOptions,
 ): Promise<Set<string>> {
   const shown = new Set<string>();
   const open = candidates.filter((candidate) => !candidate.split("/").some(isHidden));
@@ -40,8 +46,8 @@ export async function visibleUnder(
       ...pending.flatMap((c) => [`/${escapeGlob(c)}`, `/${escapeGlob(c)}/**`]),
       ...await pruned(folder, tops),
     ],
-    inGitRepo: await insideGitRepo([folder]),
-    signal,
+    ...await ignoreScope(folder, { tops: options.tops, cwd: folder }),
+    signal: options.signal,
   });
   for await (const listed of paths) {
     const path = toSlashes(listed);

@@ -1,7 +1,7 @@
 /** Where a workspace's notes live: `<repo-root>/.continue-notes/`, never in the home folder. */
 import { ToolError } from "../../lib/mcp/errors.ts";
 import { platform, toSlashes } from "../../lib/platform/mod.ts";
-import { firstExisting, pathExists } from "../../lib/fs/exists.ts";
+import { lookUpward } from "../../lib/workspace/trusted_above.ts";
 
 /** The folder, under the repo root, that holds one markdown file per note. */
 export const NOTES_DIR = ".continue-notes";
@@ -10,11 +10,6 @@ export const NOTES_DIR = ".continue-notes";
 export interface RepoRootOptions {
   /** Home folders (`HOME`, `USERPROFILE`): never a repo root, and the walk stops below them. */
   homes?: readonly string[];
-  /**
-   * A listing of `start` being read (undefined inside: unreadable): whether `start` holds `.git` is read
-   * from it, while the levels above are looked up.
-   */
-  listing?: Promise<FolderListing | undefined>;
 }
 
 /** The entries of one folder, by name, as `Deno.readDir` gives them (symlinks not followed). */
@@ -36,34 +31,19 @@ export async function listFolder(folder: string): Promise<FolderListing | undefi
 
 /**
  * The nearest folder at or above `start` that holds `.git` (a folder, or a file in worktrees and
- * submodules); `start` itself when there is none. The walk ends at the filesystem root and never
- * reaches a home folder, so a dotfiles repo in `~` does not swallow every project's notes.
- * Throws `unavailable` when the answer would be a home folder or the filesystem root.
+ * submodules); `start` itself when there is none. The walk ends at the filesystem root, never reaches a
+ * home folder (a dotfiles repo in `~` must not swallow every project's notes), and trusts nothing above
+ * `start` another user could have planted (lib/workspace/trusted_above.ts: a `.git` in /tmp would make its
+ * `.continue-notes/` theirs to read and fill). Throws `unavailable` when the answer would be a home folder
+ * or the filesystem root.
  */
 export async function findRepoRoot(start: string, options: RepoRootOptions = {}): Promise<string> {
   const isHome = homeTest(options);
   const origin = platform.path.resolve(start);
-  const walked: string[] = [];
-  let dir = origin;
-  while (!isHome(dir)) {
-    walked.push(dir);
-    const parent = platform.path.dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
+  for (const level of (await lookUpward(origin, [origin])).levels) {
+    if (isHome(level.folder)) break;
+    if (level.has.has(".git")) return level.folder;
   }
-  // Every level is looked up at once (each lookup is a trip through Deno's blocking thread pool); the
-  // nearest wins.
-  const above = walked.filter((folder) => folder !== origin);
-  const aboveFound = firstExisting(above.map((folder) => platform.path.join(folder, ".git")));
-  if (walked[0] === origin) {
-    const listing = await options.listing;
-    const here = listing?.folder === origin
-      ? listing.entries.has(".git")
-      : await pathExists(platform.path.join(origin, ".git"));
-    if (here) return origin;
-  }
-  const nearest = await aboveFound;
-  if (nearest >= 0) return above[nearest];
   if (isHome(origin) || platform.path.dirname(origin) === origin) {
     throw new ToolError(
       "unavailable",

@@ -34,9 +34,9 @@ const DESTRUCTIVE = {
 /** The tools, closed over one store. */
 export function createTools(deps: NotesDeps): ToolDefinition[] {
   const store = new NoteStore({
-    locateRoot: async (listing) => {
+    locateRoot: async () => {
       await deps.workspace.ready();
-      return await findRepoRoot(deps.workspace.primary, { homes: deps.homes, listing });
+      return await findRepoRoot(deps.workspace.primary, { homes: deps.homes });
     },
     likelyRoot: async () => {
       await deps.workspace.ready();

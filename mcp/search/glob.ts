@@ -19,9 +19,11 @@ export interface GlobRequest {
   sort?: "mtime" | "path";
   hidden?: boolean;
   noIgnore?: boolean;
-  /** The searched paths lie in a git repository (`insideGitRepo`); default false. */
+  /** The searched paths lie in a git repository (`ignoreScope`); default false. */
   inGitRepo?: boolean;
-  /** Outside a repository, the workspace's ignore rules above a searched subfolder (`ignoreScope`). */
+  /** ripgrep may read the ignore files above the searched paths (`ignoreScope`); default false. */
+  trustedParents?: boolean;
+  /** The ignore rules above the searched paths that ripgrep does not read (`ignoreScope`). */
   above?: (path: string) => boolean;
 }
 
@@ -49,6 +51,7 @@ export async function glob(rg: Ripgrep, request: GlobRequest, options: GlobRunOp
     hidden,
     noIgnore: request.noIgnore,
     inGitRepo: request.inGitRepo ?? false,
+    trustedParents: request.trustedParents,
     above: request.above,
     slashes: true,
     sort: request.sort === "path" ? "path" : "newest",

@@ -29,9 +29,11 @@ export interface GrepRequest {
   offset?: number;
   hidden?: boolean;
   noIgnore?: boolean;
-  /** The searched paths lie in a git repository (`insideGitRepo`); default false. */
+  /** The searched paths lie in a git repository (`ignoreScope`); default false. */
   inGitRepo?: boolean;
-  /** Outside a repository, the workspace's ignore rules above a searched subfolder (`ignoreScope`). */
+  /** ripgrep may read the ignore files above the searched paths (`ignoreScope`); default false. */
+  trustedParents?: boolean;
+  /** The ignore rules above the searched paths that ripgrep does not read (`ignoreScope`). */
   above?: (path: string) => boolean;
   /** The searched tree is small (`isSmallTree`): one ripgrep thread is faster than its parallel walker. */
   smallTree?: boolean;

@@ -40,6 +40,7 @@ export function grepIgnoreRules(request: GrepRequest): IgnoreRules {
     hidden: request.hidden,
     noIgnore: request.noIgnore,
     inGitRepo: request.inGitRepo ?? false,
+    trustedParents: request.trustedParents,
     globs: request.globs?.length ? globFilter(request.globs) : undefined,
     types: (request.types?.length ?? 0) > 0,
     above: request.above,

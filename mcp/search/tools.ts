@@ -8,7 +8,7 @@ import type { Workspace } from "../../lib/workspace/workspace.ts";
 import { platform } from "../../lib/platform/mod.ts";
 import { grep } from "./grep.ts";
 import { glob } from "./glob.ts";
-import { type IgnoreScope, ignoreScope, insideGitRepo } from "../../lib/ripgrep/ignore_rules.ts";
+import { type IgnoreScope, ignoreScope, ignoreScopeOf } from "../../lib/ripgrep/ignore_rules.ts";
 import { isSmallTree } from "../../lib/ripgrep/small_tree.ts";
 import { renderGrep } from "./render.ts";
 
@@ -50,9 +50,13 @@ export function createTools(deps: SearchDeps): ToolDefinition[] {
       annotations: READ_ONLY,
       run: async (input, { signal }) => {
         refuseNul("search_grep", [input.pattern, ...toList(input.glob), input.type ?? ""]);
-        const { paths, where, inGitRepo, above, smallTree } = await targets(deps.workspace, input.path, {
-          sizeUp: true,
-        });
+        const { paths, where, inGitRepo, trustedParents, above, smallTree } = await targets(
+          deps.workspace,
+          input.path,
+          {
+            sizeUp: true,
+          },
+        );
         const mode = input.mode ?? "lines";
         const offset = Math.floor(input.offset ?? 0);
         const context = Math.floor(input.context ?? 0);
@@ -73,6 +77,7 @@ export function createTools(deps: SearchDeps): ToolDefinition[] {
           hidden: input.hidden,
           noIgnore: input.no_ignore,
           inGitRepo,
+          trustedParents,
           above,
           smallTree,
         }, { cwd: deps.workspace.primary, timeoutMs: deps.timeoutMs, signal });
@@ -103,7 +108,7 @@ export function createTools(deps: SearchDeps): ToolDefinition[] {
       annotations: READ_ONLY,
       run: async (input, { signal }) => {
         refuseNul("search_glob", toList(input.pattern));
-        const { paths, where, inGitRepo, above } = await targets(deps.workspace, input.path);
+        const { paths, where, inGitRepo, trustedParents, above } = await targets(deps.workspace, input.path);
         return await glob(await deps.ripgrep(), {
           patterns: toList(input.pattern),
           paths,
@@ -114,6 +119,7 @@ export function createTools(deps: SearchDeps): ToolDefinition[] {
           hidden: input.hidden,
           noIgnore: input.no_ignore,
           inGitRepo,
+          trustedParents,
           above,
         }, { cwd: deps.workspace.primary, timeoutMs: deps.timeoutMs, signal });
       },
@@ -140,8 +146,8 @@ function toList(value: string | string[] | undefined): string[] {
 /**
  * What to search, as ripgrep and the model see it: the given path (once it is known to be inside), or by
  * default every workspace root, primary first (relative), the others absolute; a root inside another is
- * searched once. `inGitRepo` decides the ignore rules: true when any target lies in a git repository;
- * outside one, `above` holds the workspace's ignore rules above a subfolder (`ignoreScope`).
+ * searched once. Its ignore scope (`ignoreScope`) decides the ignore rules: whether it lies in a git
+ * repository, whether ripgrep may read the ignore files above it, and those it does not read (`above`).
  * With `sizeUp`, `smallTree` tells whether the target is a file or a small tree (`isSmallTree`).
  */
 async function targets(
@@ -157,8 +163,12 @@ async function targets(
     );
     const paths = roots.map((root) => workspace.relative(root));
     const where = roots.map((root) => workspace.display(root)).join(", ");
-    const [inGitRepo, smallTree] = await Promise.all([insideGitRepo(roots), sizeUp(roots)]);
-    return { paths, where, inGitRepo, smallTree };
+    const tops = [...workspace.roots, ...workspace.allowDirs];
+    const [scope, smallTree] = await Promise.all([
+      ignoreScopeOf(roots, { tops, cwd: workspace.primary }),
+      sizeUp(roots),
+    ]);
+    return { paths, where, smallTree, ...scope };
   }
   // The stat runs alongside the real-path lookup, on the path as given (see fs-mcp's resolveExisting).
   await workspace.ready();
@@ -178,7 +188,7 @@ async function targets(
   const tops = [...workspace.roots, ...workspace.allowDirs];
   const [scope, smallTree] = await Promise.all([
     info.isFile
-      ? insideGitRepo([platform.path.dirname(real)]).then((inGitRepo) => ({ inGitRepo }))
+      ? ignoreScope(platform.path.dirname(real), { tops, cwd: workspace.primary })
       : ignoreScope(real, { tops, cwd: workspace.primary }),
     info.isFile ? Promise.resolve(Boolean(options.sizeUp)) : sizeUp([real]),
   ]);

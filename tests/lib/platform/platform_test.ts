@@ -15,6 +15,9 @@ Deno.test("windows: containment ignores case and handles drive letters and UNC s
 Deno.test("windows: file URLs, verbatim prefixes and path lists", () => {
   assert.equal(windowsPaths.fileUrlToPath("file:///C:/My%20Repo/src"), "C:\\My Repo\\src");
   assert.equal(windowsPaths.fileUrlToPath("file://server/share/dir"), "\\\\server\\share\\dir");
+  // `localhost` is this machine; any other host is a network share, as the path \\host\share would be.
+  assert.equal(windowsPaths.fileUrlToPath("file://localhost/C:/x"), "C:\\x");
+  assert.throws(() => windowsPaths.fileUrlToPath("https://example.com/x"), /^Error: is not a file URL$/);
   assert.equal(windowsPaths.normalizeReal("\\\\?\\C:\\repo"), "C:\\repo");
   assert.equal(windowsPaths.normalizeReal("\\\\?\\UNC\\server\\share"), "\\\\server\\share");
   assert.equal(windowsPaths.listSeparator, ";");
@@ -28,7 +31,15 @@ Deno.test("posix: containment is exact and prefix-safe; file URLs decode", () =>
   assert.ok(!posixPaths.isInside("/Repo/a", "/repo"));
   assert.ok(posixPaths.isInside("/repo/..foo", "/repo"));
   assert.equal(posixPaths.fileUrlToPath("file:///home/a%20b"), "/home/a b");
-  assert.throws(() => posixPaths.fileUrlToPath("https://example.com/x"));
+  assert.throws(() => posixPaths.fileUrlToPath("https://example.com/x"), /^Error: is not a file URL$/);
+  assert.throws(() => posixPaths.fileUrlToPath("file:///%zz"), /^Error: is not a valid URL$/);
+  // A host would be dropped and `/etc` read here: refused; `localhost` is this machine.
+  assert.throws(
+    () => posixPaths.fileUrlToPath("file://evil.example/etc"),
+    /^Error: names the host "evil\.example", not this machine$/,
+  );
+  assert.equal(posixPaths.fileUrlToPath("file://localhost/etc"), "/etc");
+  assert.equal(posixPaths.fileUrlToPath("file://LOCALHOST/etc"), "/etc");
 });
 
 Deno.test("windows: device names and the device namespace are recognised; look-alikes are files", () => {
@@ -77,6 +88,12 @@ Deno.test("tooBroadRoot (POSIX): the file system root, the home folder and a fol
   assert.equal(posixPaths.tooBroadRoot("/home/me2", homes), null);
   assert.equal(posixPaths.tooBroadRoot("/srv/app", homes), null);
   assert.equal(posixPaths.tooBroadRoot("/tmp", []), null);
+  // Every user's home folder, whoever runs the server (root's home is /root).
+  assert.equal(posixPaths.tooBroadRoot("/home", ["/root"]), "holds every user's home folder");
+  assert.equal(posixPaths.tooBroadRoot("/Users", []), "holds every user's home folder");
+  assert.equal(posixPaths.tooBroadRoot("/users", []), "holds every user's home folder");
+  assert.equal(posixPaths.tooBroadRoot("/home/alice/project", ["/root"]), null);
+  assert.equal(posixPaths.tooBroadRoot("/srv/home", ["/root"]), null);
 });
 
 Deno.test("tooBroadRoot (Windows): drive and share roots, the profile folder and C:\\Users, any case", () => {
@@ -90,4 +107,19 @@ Deno.test("tooBroadRoot (Windows): drive and share roots, the profile folder and
   assert.equal(windowsPaths.tooBroadRoot("C:\\Users\\me\\repo", homes), null);
   assert.equal(windowsPaths.tooBroadRoot("D:\\work", homes), null);
   assert.equal(windowsPaths.tooBroadRoot("\\\\server\\share\\repo", homes), null);
+  // The profiles folder, whoever runs the server, on any drive.
+  assert.equal(windowsPaths.tooBroadRoot("C:\\Users", []), "holds every user's home folder");
+  assert.equal(windowsPaths.tooBroadRoot("d:\\users\\", []), "holds every user's home folder");
+  assert.equal(windowsPaths.tooBroadRoot("C:\\Users\\alice\\repo", []), null);
+  assert.equal(windowsPaths.tooBroadRoot("C:\\Data\\Users", []), null);
+});
+
+Deno.test("isNetworkPath: UNC shares on Windows (judged before they are opened); never on POSIX", () => {
+  for (const path of ["\\\\server\\share\\x", "//server/share", "\\\\?\\UNC\\server\\share"]) {
+    assert.ok(windowsPaths.isNetworkPath(path), path);
+  }
+  for (const path of ["C:\\x", "\\\\?\\C:\\x", "\\\\.\\pipe\\x", "\\x", "x\\y"]) {
+    assert.ok(!windowsPaths.isNetworkPath(path), path);
+  }
+  assert.ok(!posixPaths.isNetworkPath("//server/share"));
 });

@@ -1,8 +1,11 @@
 import assert from "node:assert/strict";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { rulesAbove } from "../../../lib/ripgrep/rules_above.ts";
 import { ignoreRuleArgs, ignoreScope } from "../../../lib/ripgrep/ignore_rules.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
 import { requireRipgrep } from "../../../lib/ripgrep/locate.ts";
+import { lookUpward, repoLevel } from "../../../lib/workspace/trusted_above.ts";
 
 Deno.test("rulesAbove reads the ignore files between the top and the walked folder, as ripgrep would", async () => {
   await using ws = await tempWorkspace({
@@ -43,21 +46,48 @@ Deno.test("rulesAbove has nothing to do at the top, or without ignore files on t
   assert.ok(await rulesAbove({ folder: ws.join("top/a/b"), top: ws.join("top"), cwd: ws.path }));
 });
 
-Deno.test("ignoreScope: outside a repository ripgrep reads no parent ignore files; inside one it does", async () => {
+Deno.test("ignoreScope: outside a repository ripgrep reads no parent ignore files; inside one, the trusted ones", async () => {
   await using ws = await tempWorkspace({
     ".gitignore": "*\n",
     "plain/.gitignore": "*.log\n",
     "plain/sub/a.txt": "x",
     "repo/.git/HEAD": "ref: refs/heads/main\n",
+    "repo/.gitignore": "*.log\n",
     "repo/sub/a.txt": "x",
   });
   const plain = await ignoreScope(ws.join("plain/sub"), { tops: [ws.join("plain")], cwd: ws.join("plain") });
   assert.equal(plain.inGitRepo, false);
   assert.equal(plain.above?.("sub/a.log"), false);
+  assert.equal(plain.above?.("sub/a.txt"), true);
   assert.ok(ignoreRuleArgs({ inGitRepo: false }).includes("--no-ignore-parent"));
   const repo = await ignoreScope(ws.join("repo/sub"), { tops: [ws.join("repo")], cwd: ws.join("repo") });
-  assert.deepEqual(repo, { inGitRepo: true });
-  assert.ok(!ignoreRuleArgs({ inGitRepo: true }).includes("--no-ignore-parent"));
+  assert.equal(repo.inGitRepo, true);
+  if ((await lookUpward(ws.path, [ws.path])).whole) {
+    // Every folder up to / is trusted (a private temp folder): ripgrep reads them itself.
+    assert.deepEqual(repo, { inGitRepo: true, trustedParents: true });
+  } else {
+    // Above a shared temp folder (/tmp) it reads none, and the repository's own come back by the filter.
+    assert.equal(repo.trustedParents, undefined);
+    assert.equal(repo.above?.("sub/a.log"), false);
+    assert.equal(repo.above?.("sub/a.txt"), true);
+  }
+  assert.ok(ignoreRuleArgs({ inGitRepo: true }).includes("--no-ignore-parent"));
+  assert.ok(!ignoreRuleArgs({ inGitRepo: true, trustedParents: true }).includes("--no-ignore-parent"));
+});
+
+Deno.test("ignoreScope: in a checkout whose folders up to / are trusted, ripgrep reads the parents itself", async (t) => {
+  // This test's own folder, in the project's checkout: no temp folder, whose parents are often shared.
+  const here = await Deno.realPath(fileURLToPath(new URL(".", import.meta.url)));
+  const checkout = await Deno.realPath(fileURLToPath(new URL("../../..", import.meta.url)));
+  const upward = await lookUpward(checkout, [checkout]);
+  if (!upward.whole || !repoLevel(upward)) {
+    await t.step({ name: "not a git checkout with trusted parents here", ignore: true, fn() {} });
+    return;
+  }
+  assert.deepEqual(await ignoreScope(here, { tops: [checkout], cwd: checkout }), {
+    inGitRepo: true,
+    trustedParents: true,
+  });
 });
 
 Deno.test("rulesAbove agrees with ripgrep's own reading of parent ignore files (in a repository)", async () => {
@@ -97,11 +127,19 @@ Deno.test("rulesAbove agrees with ripgrep's own reading of parent ignore files (
   const keep = await rulesAbove({ folder: ws.join("a/b"), top: ws.path, cwd: ws.path });
   assert.ok(keep);
   const ours = (await list(["--no-require-git", "--no-ignore-parent"])).filter(keep);
-  // In a repository ripgrep reads the same parent files itself.
+  assert.deepEqual(ours, [
+    "a/b/c/anchored.txt",
+    "a/b/c/d/e.ts",
+    "a/b/f.ts",
+    "a/b/keep.log",
+    "a/b/only-top.txt",
+    "a/b/secret-ok.txt",
+    "a/b/x.tmp",
+  ]);
+  // In a repository ripgrep reads the same parent files itself (and any above the temp folder: then skip).
   await Deno.mkdir(ws.join(".git"));
-  const theirs = await list([]);
-  assert.deepEqual(ours, theirs);
-  assert.deepEqual(theirs, [
+  if (await ignoreFilesAbove(ws.path)) return;
+  assert.deepEqual(await list([]), [
     "a/b/c/anchored.txt",
     "a/b/c/d/e.ts",
     "a/b/f.ts",
@@ -111,3 +149,54 @@ Deno.test("rulesAbove agrees with ripgrep's own reading of parent ignore files (
     "a/b/x.tmp",
   ]);
 });
+
+Deno.test("rulesAbove with a repository root: no .gitignore above it, its info/exclude, as ripgrep reads them", async () => {
+  await using ws = await tempWorkspace({
+    ".gitignore": "*.ts\n",
+    ".ignore": "*.tmp\n",
+    "r/.git/info/exclude": "*.md\n",
+    "r/.gitignore": "*.log\n",
+    "r/a/.rgignore": "!keep.tmp\n",
+    "r/a/b/f.ts": "x",
+    "r/a/b/g.log": "x",
+    "r/a/b/h.md": "x",
+    "r/a/b/i.tmp": "x",
+    "r/a/b/keep.tmp": "x",
+    "r/a/b/j.txt": "x",
+  });
+  const rg = await requireRipgrep();
+  const list = async (args: string[]) => {
+    const out = await new Deno.Command(rg.path, {
+      args: ["--files", "--no-config", ...args, "a/b"],
+      cwd: ws.join("r"),
+    })
+      .output();
+    return new TextDecoder().decode(out.stdout).split("\n").filter(Boolean).map((p) =>
+      p.replaceAll("\\", "/")
+    )
+      .sort();
+  };
+  const keep = await rulesAbove({
+    folder: ws.join("r/a/b"),
+    top: ws.path,
+    gitRoot: ws.join("r"),
+    cwd: ws.join("r"),
+  });
+  assert.ok(keep);
+  const ours = (await list(["--no-ignore-parent"])).filter(keep);
+  assert.deepEqual(ours, ["a/b/f.ts", "a/b/j.txt", "a/b/keep.tmp"]);
+  // ripgrep reading the parents itself agrees, unless the machine has ignore files above the temp folder.
+  if (!(await ignoreFilesAbove(ws.path))) assert.deepEqual(await list([]), ours);
+});
+
+/** Whether a folder above `folder` holds an ignore file ripgrep would read (another user's, in /tmp). */
+async function ignoreFilesAbove(folder: string): Promise<boolean> {
+  const found: Promise<boolean>[] = [];
+  for (let dir = dirname(folder);; dir = dirname(dir)) {
+    for (const name of [".gitignore", ".ignore", ".rgignore"]) {
+      found.push(Deno.lstat(join(dir, name)).then(() => true, () => false));
+    }
+    if (dirname(dir) === dir) break;
+  }
+  return (await Promise.all(found)).some(Boolean);
+}
