@@ -8,7 +8,7 @@
  * @module
  */
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 
 /** Why a private folder or file cannot be used; the message says what to do. */
 export class NotPrivateError extends Error {
@@ -125,18 +125,18 @@ export function ownUid(probeDir?: string): Promise<number | null> {
 }
 
 /**
- * Checks that no other user can rename or replace `path` (which must exist) through a folder above it: each
- * one, along the path as given and along its real path, is ours or root's, and one others may write in is
- * sticky like /tmp. A symbolic link on the way cannot be changed, only replaced, which its folder decides.
- * Throws {@link NotPrivateError} naming the folder.
+ * Checks that no other user can rename or replace `path` through a folder above it (call it before creating
+ * `path`: folders that do not exist yet are skipped): each one, along the path as given and along its real
+ * path, is ours or root's, and one others may write in is sticky like /tmp. A symbolic link on the way cannot
+ * be changed, only replaced, which its folder decides. Throws {@link NotPrivateError} naming the folder.
  */
 export async function checkAncestors(path: string): Promise<void> {
   const uid = await ownUid();
   if (uid === null) return; // No owners here (Windows): the per-user folders are ACL'd to their user.
-  for (const start of new Set([resolve(path), await Deno.realPath(path)])) {
+  for (const start of new Set([resolve(path), await realPathSoFar(resolve(path))])) {
     for (let folder = dirname(start);; folder = dirname(folder)) {
-      const info = await Deno.lstat(folder);
-      if (!info.isSymlink && info.mode !== null) {
+      const info = await lstatOrNull(folder);
+      if (info && !info.isSymlink && info.mode !== null) {
         const othersWrite = (info.mode & 0o022) !== 0 && (info.mode & 0o1000) === 0;
         if (othersWrite || (info.uid !== uid && info.uid !== 0)) {
           throw new NotPrivateError(
@@ -148,6 +148,16 @@ export async function checkAncestors(path: string): Promise<void> {
       }
       if (dirname(folder) === folder) break;
     }
+  }
+}
+
+/** The real path of `path`, or of its nearest existing folder joined with the rest. */
+async function realPathSoFar(path: string): Promise<string> {
+  try {
+    return await Deno.realPath(path);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound) || dirname(path) === path) throw error;
+    return join(await realPathSoFar(dirname(path)), basename(path));
   }
 }
 

@@ -111,6 +111,9 @@ Deno.test(
     await Deno.chmod(dir.join("open"), 0o777);
     await Deno.chmod(dir.join("sticky"), 0o1777);
     await checkAncestors(dir.join("sticky", "mine"));
+    // Before it is made: the folders that exist are checked.
+    await checkAncestors(dir.join("sticky", "not", "yet"));
+    await assert.rejects(checkAncestors(dir.join("open", "not", "yet")), /the folder ".*open" above it/);
     await assert.rejects(
       checkAncestors(dir.join("open", "mine")),
       /other users may rename it: the folder ".*open" above it is mode 777, owned by uid \d+/,
