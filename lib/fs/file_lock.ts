@@ -1,28 +1,29 @@
 /**
- * A lock on one file that every server process honours: read → check → write → rename of a file happens
- * under it, so two servers (or two calls of one) never overwrite each other's changes.
+ * A lock on one file that every server process honours: read → check → write → rename of a file happens under
+ * it, so two servers (or two calls of one) never overwrite each other's changes.
  *
  * A file is locked by two keys (lock_keys.ts): its path, and its identity (device + inode) when it exists, so
- * two hard-link names of one file meet at one lock, and so do the file before and after a rename-replace.
- * The identity is read before locking and checked again after: a file replaced in between is locked anew.
- * Once locked, an in-place write of the file that a killed writer left unfinished is completed first
+ * two hard-link names of one file meet at one lock, and so do the file before and after a rename-replace. The
+ * identity is read before locking and checked again after: a file replaced in between is locked anew. Once
+ * locked, an in-place write of the file that a killed writer left unfinished is completed first
  * (in_place_write.ts), so whoever holds the lock sees a whole file.
  *
- * The OS lock (`Deno.FsFile.tryLock`: flock on POSIX, LockFileEx on Windows) is taken on a lock file in a
- * per-user folder (`/tmp/continue-mcp-locks-<uid>`, checked before use: see lock_dir.ts), not next to the
- * target: an atomic rename replaces the target's inode (a lock on it would guard nothing), Windows locks are
- * mandatory (a lock on the target would block readers), and lock files in the user's folders would litter
- * the repository. A key's hash picks one of {@link BUCKETS} lock files, so at most that many empty files
- * exist; two keys sharing one only wait for each other briefly. Lock files are always taken in ascending
- * order, so two runs never wait for each other in a circle. The OS releases the lock when its holder dies:
- * there are no stale locks.
+ * The OS lock (`Deno.FsFile.tryLock`: flock on POSIX, LockFileEx on Windows) is taken on a lock file in the
+ * per-user lock folders (`/tmp/continue-mcp-locks-<uid>`, or a fallback under the home when another user took
+ * that name; checked before use: see lock_dir.ts), not next to the target: an atomic rename replaces the
+ * target's inode (a lock on it would guard nothing), Windows locks are mandatory (a lock on the target would
+ * block readers), and lock files in the user's folders would litter the repository. A key's hash picks one of
+ * {@link BUCKETS} lock files, so at most that many empty files exist; two keys sharing one only wait for each
+ * other briefly. Lock files are always taken in one order (bucket_locks.ts), so two runs never wait for each
+ * other in a circle. The OS releases the lock when its holder dies: there are no stale locks.
  * @module
  */
-import { basename, join, resolve } from "node:path";
+import { basename, resolve } from "node:path";
 import { ToolError } from "../mcp/errors.ts";
 import { KeyedLock } from "../sync/keyed_lock.ts";
-import { isStillThere, type LockDir, openLockFile, prepareLockDir } from "./lock_dir.ts";
-import { bucketOf, identityOf, journalKey, type LockTarget, lockTarget } from "./lock_keys.ts";
+import { currentFolders, type LockDir, prepareLockDir } from "./lock_dir.ts";
+import { lockBuckets } from "./bucket_locks.ts";
+import { bucketOf, identityOf, journalKey, lockTarget } from "./lock_keys.ts";
 import { completeInterrupted } from "./in_place_write.ts";
 
 export { defaultLockDir } from "./lock_dir.ts";
@@ -81,19 +82,43 @@ export class FileLocks {
     const action = options.action ?? fallback;
     const locked = async () => {
       const deadline = performance.now() + this.#timeoutMs;
+      let vanished = 0;
       while (true) {
+        const dir = await this.#folder(action);
         const targets = await Promise.all(keys.map(lockTarget));
-        const files = await this.#acquireAll(targets, action, deadline, options);
+        const lockKeys = targets.flatMap((target) => [target.pathKey, target.identity ?? []].flat());
+        const buckets = await Promise.all(lockKeys.map((key) => bucketOf(key, BUCKETS)));
+        let files: Deno.FsFile[];
         try {
+          files = await lockBuckets(dir, buckets, {
+            action,
+            deadline,
+            timeoutMs: this.#timeoutMs,
+            ...options,
+          });
+        } catch (error) {
+          // A folder that vanished (a temp cleaner), or was taken by another user since (after a cleaner):
+          // the folders are found and checked again.
+          if (error instanceof ToolError && error.code === "timeout") throw error;
+          const changed = !sameFolders(await currentFolders(dir).catch(() => []), dir.folders);
+          if (!changed && !(error instanceof Deno.errors.NotFound)) throw error;
+          this.#forget();
+          if (vanished++ > 0) throw lockError(error, dir.path, action);
+          continue;
+        }
+        try {
+          // A lock folder made (or gone) since this run chose its folders: another run may not lock where
+          // this one did. Holding the locks now, choose again.
+          const same = sameFolders(await currentFolders(dir), dir.folders);
           // Replaced (or created) between the look and the lock: lock what is there now.
           const now = await Promise.all(keys.map(identityOf));
-          if (now.some((identity, at) => identity !== targets[at].identity)) {
+          if (!same || now.some((identity, at) => identity !== targets[at].identity)) {
+            if (!same) this.#forget();
             if (performance.now() > deadline) {
-              throw new ToolError("timeout", `${action}: the file keeps being replaced`);
+              throw new ToolError("timeout", `${action}: the file (or its lock folder) keeps being replaced`);
             }
             continue;
           }
-          const dir = await this.#folder(action);
           for (const target of targets) {
             await completeInterrupted(dir, journalKey(target), target.path, action);
           }
@@ -140,69 +165,9 @@ export class FileLocks {
     }
   }
 
-  /** Takes the lock files of every key of `targets`, each once, in ascending order. */
-  async #acquireAll(
-    targets: LockTarget[],
-    action: string,
-    deadline: number,
-    options: LockRunOptions,
-  ): Promise<Deno.FsFile[]> {
-    const keys = targets.flatMap((target) => [target.pathKey, ...(target.identity ? [target.identity] : [])]);
-    const buckets = [...new Set(await Promise.all(keys.map((key) => bucketOf(key, BUCKETS))))];
-    const files: Deno.FsFile[] = [];
-    try {
-      for (const bucket of buckets.sort((a, b) => a - b)) {
-        files.push(await this.#acquire(bucket, action, deadline, options));
-      }
-      return files;
-    } catch (error) {
-      for (const file of files) file.close();
-      throw error;
-    }
-  }
-
-  async #acquire(
-    bucket: number,
-    action: string,
-    deadline: number,
-    options: LockRunOptions,
-  ): Promise<Deno.FsFile> {
-    const name = `${bucket.toString(16).padStart(2, "0")}.lock`;
-    let pause = 1;
-    while (true) {
-      const { file, path } = await this.#open(name, action);
-      try {
-        // A temp cleaner may delete a lock file while it is held: a lock on a deleted file guards nothing.
-        if (await file.tryLock(true) && await isStillThere(file, path)) return file;
-      } catch (error) {
-        file.close();
-        throw error;
-      }
-      file.close();
-      options.signal?.throwIfAborted();
-      if (performance.now() > deadline) {
-        throw new ToolError(
-          "timeout",
-          `${action}: another process has held the file's lock for ${this.#timeoutMs / 1000} s; ` +
-            `try again, or stop the other tool that is writing it`,
-        );
-      }
-      await new Promise((done) => setTimeout(done, pause));
-      pause = Math.min(pause * 2, 25);
-    }
-  }
-
-  /** Opens lock file `name`; a folder that vanished (a temp cleaner) is made and checked again, once. */
-  async #open(name: string, action: string): Promise<{ file: Deno.FsFile; path: string }> {
-    for (let attempt = 0;; attempt++) {
-      const dir = await this.#folder(action);
-      try {
-        return { file: await openLockFile(dir, name, action), path: join(dir.path, name) };
-      } catch (error) {
-        if (!(error instanceof Deno.errors.NotFound) || attempt > 0) throw lockError(error, dir.path, action);
-        this.#checked = undefined;
-      }
-    }
+  /** Forgets the checked folders, so the next run finds them again. */
+  #forget(): void {
+    this.#checked = undefined;
   }
 
   #folder(action: string): Promise<LockDir> {
@@ -215,6 +180,10 @@ export class FileLocks {
     }
     return this.#checked;
   }
+}
+
+function sameFolders(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((folder, at) => folder === b[at]);
 }
 
 function lockError(error: unknown, dir: string, action: string): ToolError {

@@ -82,7 +82,11 @@ export async function completeInterrupted(
   path: string,
   action: string,
 ): Promise<void> {
-  const file = await journalPath(dir, key);
+  // Each lock folder of the run: a writer killed before a fallback folder existed left it in the primary.
+  for (const folder of dir.folders) await completeFrom(await journalPath(folder, key), path, action);
+}
+
+async function completeFrom(file: string, path: string, action: string): Promise<void> {
   const journal = await readJournal(file);
   if (journal === null) return;
   if (journal !== "broken") {

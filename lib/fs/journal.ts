@@ -1,8 +1,9 @@
 /**
  * The journal of an in-place write: the file's old and new bytes, saved in full and flushed in the private
- * lock folder before the file is touched. A writer killed mid-write leaves it behind; the next locked run on
- * that file (see file_lock.ts) reads it and completes the write. Both contents are kept so a journal can only
- * ever finish the write it describes: a file that is neither a mix of exactly those bytes is left alone.
+ * lock folder (the last of the run's folders: lock_dir.ts) before the file is touched. A writer killed
+ * mid-write leaves it behind; the next locked run on that file (see file_lock.ts) reads it and completes the
+ * write. Both contents are kept so a journal can only ever finish the write it describes: a file that is
+ * neither a mix of exactly those bytes is left alone.
  * @module
  */
 import { join } from "node:path";
@@ -21,9 +22,9 @@ export interface Journal {
   next: Uint8Array;
 }
 
-/** Where the complete journal of the file keyed `key` lives. */
-export async function journalPath(dir: LockDir, key: string): Promise<string> {
-  return join(dir.path, `j-${(await sha256Hex(new TextEncoder().encode(key))).slice(0, 32)}.journal`);
+/** Where the complete journal of the file keyed `key` lives in the lock folder `folder`. */
+export async function journalPath(folder: string, key: string): Promise<string> {
+  return join(folder, `j-${(await sha256Hex(new TextEncoder().encode(key))).slice(0, 32)}.journal`);
 }
 
 /**
@@ -31,7 +32,7 @@ export async function journalPath(dir: LockDir, key: string): Promise<string> {
  * written under a `.part` name and renamed when complete, so a journal that exists is a whole one.
  */
 export async function saveJournal(dir: LockDir, key: string, journal: Journal): Promise<string> {
-  const path = await journalPath(dir, key);
+  const path = await journalPath(dir.path, key);
   const part = `${path}.part`;
   await Deno.remove(part).catch(() => {}); // A killed writer's leftover: we hold the lock, it is dead.
   const header = new TextEncoder().encode(

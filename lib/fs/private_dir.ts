@@ -8,6 +8,7 @@
  * @module
  */
 import { tmpdir } from "node:os";
+import { basename, dirname, join, resolve } from "node:path";
 
 /** Why a private folder or file cannot be used; the message says what to do. */
 export class NotPrivateError extends Error {
@@ -104,16 +105,60 @@ export function ownUid(probeDir?: string): Promise<number | null> {
   uidOnce ??= (async () => {
     // Asked only when granted: a permission prompt must never wait on a person (or on an MCP pipe).
     if (Deno.permissions.querySync({ name: "sys", kind: "uid" }).state === "granted") return Deno.uid();
-    const probe = await Deno.makeTempFile({ dir: probeDir ?? tmpdir(), prefix: ".continue-mcp-uid-" });
+    const token = Array.from(
+      crypto.getRandomValues(new Uint8Array(8)),
+      (b) => b.toString(16).padStart(2, "0"),
+    ).join("");
+    const probe = join(probeDir ?? tmpdir(), `.continue-mcp-uid-${token}`);
+    // The handle's own stat: where others may write (a TMPDIR that is not sticky) they could swap the name.
+    const file = await Deno.open(probe, { write: true, createNew: true, mode: 0o600 });
     try {
-      return (await Deno.lstat(probe)).uid;
+      return (await file.stat()).uid;
     } finally {
+      file.close();
       await Deno.remove(probe).catch(() => {});
     }
   })();
   // A failed probe (no write permission there) may succeed elsewhere later.
   uidOnce.catch(() => uidOnce = undefined);
   return uidOnce;
+}
+
+/**
+ * Checks that no other user can rename or replace `path` through a folder above it (call it before creating
+ * `path`: folders that do not exist yet are skipped): each one, along the path as given and along its real
+ * path, is ours or root's, and one others may write in is sticky like /tmp. A symbolic link on the way cannot
+ * be changed, only replaced, which its folder decides. Throws {@link NotPrivateError} naming the folder.
+ */
+export async function checkAncestors(path: string): Promise<void> {
+  const uid = await ownUid();
+  if (uid === null) return; // No owners here (Windows): the per-user folders are ACL'd to their user.
+  for (const start of new Set([resolve(path), await realPathSoFar(resolve(path))])) {
+    for (let folder = dirname(start);; folder = dirname(folder)) {
+      const info = await lstatOrNull(folder);
+      if (info && !info.isSymlink && info.mode !== null) {
+        const othersWrite = (info.mode & 0o022) !== 0 && (info.mode & 0o1000) === 0;
+        if (othersWrite || (info.uid !== uid && info.uid !== 0)) {
+          throw new NotPrivateError(
+            `other users may rename it: the folder "${folder}" above it is mode ${
+              (info.mode & 0o7777).toString(8).padStart(3, "0")
+            }, owned by uid ${info.uid}`,
+          );
+        }
+      }
+      if (dirname(folder) === folder) break;
+    }
+  }
+}
+
+/** The real path of `path`, or of its nearest existing folder joined with the rest. */
+async function realPathSoFar(path: string): Promise<string> {
+  try {
+    return await Deno.realPath(path);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound) || dirname(path) === path) throw error;
+    return join(await realPathSoFar(dirname(path)), basename(path));
+  }
 }
 
 async function checkFile(info: Deno.FileInfo, path: string): Promise<void> {

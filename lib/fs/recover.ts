@@ -19,13 +19,17 @@ export async function recoverInterruptedWrites(locks: FileLocks = new FileLocks(
   const action = "Cannot complete an interrupted write";
   try {
     const dir = await locks.lockDir(action);
-    for await (const entry of Deno.readDir(dir.path)) {
-      if (!JOURNAL.test(entry.name)) continue;
-      const path = await journalTarget(join(dir.path, entry.name));
-      if (path === null) continue;
-      await locks.run(path, () => Promise.resolve(), { action: `${action} of "${path}"` }).catch((error) => {
-        log.error(`${action} of "${path}"`, error);
-      });
+    for (const folder of dir.folders) {
+      for await (const entry of Deno.readDir(folder)) {
+        if (!JOURNAL.test(entry.name)) continue;
+        const path = await journalTarget(join(folder, entry.name));
+        if (path === null) continue;
+        await locks.run(path, () => Promise.resolve(), { action: `${action} of "${path}"` }).catch(
+          (error) => {
+            log.error(`${action} of "${path}"`, error);
+          },
+        );
+      }
     }
   } catch (error) {
     log.debug(`${action}s at start`, error);

@@ -1,13 +1,13 @@
 /**
  * The temp files of rename writes, `.<name>.cmcp-<token>.tmp` next to the target (a rename needs the same
  * file system). For as long as its temp file exists, a writer holds an OS lock on `w-<token>.lock` in the
- * private lock folder, which names the temp file. So a later write can tell a killed writer's leftover (the
- * lock is free, or its file is gone after a reboot) from a live writer's temp file (the lock is held), and
- * removes only the former.
+ * private lock folder (the last of the run's folders: lock_dir.ts), which names the temp file. So a later
+ * write can tell a killed writer's leftover (the lock is free, or its file is gone after a reboot) from a
+ * live writer's temp file (the lock is held), and removes only the former.
  * @module
  */
 import { basename, dirname, join } from "node:path";
-import { type LockDir, openLockFile } from "./lock_dir.ts";
+import { currentFolders, type LockDir, openLockFile } from "./lock_dir.ts";
 
 const TEMP_NAME = /^\..*\.cmcp-([0-9a-f]{12})\.tmp$/;
 const WRITER_LOCK = /^w-([0-9a-f]{12})\.lock$/;
@@ -27,7 +27,7 @@ export async function createTemp(target: string, dir: LockDir, mode: number): Pr
   const freshPath = join(dir.path, `w-${token}.new`);
   // Made under a name cleaners ignore, locked, then renamed: a `w-*.lock` is locked from its first moment,
   // so a cleaner never takes a live writer's lock before it does.
-  const writer = await openLockFile(dir, `w-${token}.new`, `Cannot write "${basename(target)}"`);
+  const writer = await openLockFile(dir.path, `w-${token}.new`, `Cannot write "${basename(target)}"`);
   const release = async () => {
     // Before the unlock: a cleaner then finds no lock or a free one.
     for (const path of [lockPath, freshPath]) await Deno.remove(path).catch(() => {});
@@ -46,12 +46,14 @@ export async function createTemp(target: string, dir: LockDir, mode: number): Pr
   }
 }
 
-/** Removes the temp files of every dead writer the lock folder knows of; best effort. */
+/** Removes the temp files of every dead writer the lock folders know of; best effort. */
 export async function removeDeadWritersTemps(dir: LockDir): Promise<void> {
   try {
-    for await (const entry of Deno.readDir(dir.path)) {
-      const token = WRITER_LOCK.exec(entry.name)?.[1];
-      if (token) await removeIfDead(dir, token, null);
+    for (const folder of dir.folders) {
+      for await (const entry of Deno.readDir(folder)) {
+        const token = WRITER_LOCK.exec(entry.name)?.[1];
+        if (token) await removeIfDead(folder, token, null);
+      }
     }
   } catch {
     // The write itself does not depend on this.
@@ -66,31 +68,44 @@ export async function removeStaleTemps(folder: string, dir: LockDir): Promise<vo
   try {
     for await (const entry of Deno.readDir(folder)) {
       const token = TEMP_NAME.exec(entry.name)?.[1];
-      if (token && entry.isFile) await removeIfDead(dir, token, join(folder, entry.name));
+      if (!token || !entry.isFile) continue;
+      // The folders as they are now, after the temp file was seen: its writer locked its writer lock in one
+      // of them before making it (a fallback made since holds the writer locks of newer writers).
+      const temp = join(folder, entry.name);
+      let known = false;
+      for (const locks of await currentFolders(dir)) {
+        known = await removeIfDead(locks, token, temp);
+        if (known) break;
+      }
+      if (!known) await Deno.remove(temp).catch(() => {});
     }
   } catch {
     // An unreadable folder keeps its leftovers; the write itself does not depend on this.
   }
 }
 
-/** When no live process holds the writer lock of `token`, removes its temp file (`temp`, else the one it names). */
-async function removeIfDead(dir: LockDir, token: string, temp: string | null): Promise<void> {
-  const lockPath = join(dir.path, `w-${token}.lock`);
+/**
+ * Looks for the writer lock of `token` in the lock folder `locks`: false when there is none; else removes
+ * its temp file (`temp`, and the one it names) when no live process holds it, and returns true.
+ */
+async function removeIfDead(locks: string, token: string, temp: string | null): Promise<boolean> {
+  const lockPath = join(locks, `w-${token}.lock`);
   let writer: Deno.FsFile;
   try {
     writer = await Deno.open(lockPath, { read: true, write: true });
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound && temp !== null) await Deno.remove(temp).catch(() => {});
-    return;
+    // Only a writer lock that is not there says nothing of a writer; one we cannot open is left alone.
+    return !(error instanceof Deno.errors.NotFound);
   }
   try {
-    if (!await writer.tryLock(true)) return;
+    if (!await writer.tryLock(true)) return true;
     // Read through the locked handle: Windows locks are mandatory, another handle could not read it.
     const named = await readAll(writer);
     // The lock folder is private, but only a temp name of this very token is ever removed.
     const own = TEMP_NAME.exec(basename(named))?.[1] === token ? named : null;
     for (const path of new Set([temp, own])) if (path !== null) await Deno.remove(path).catch(() => {});
     await Deno.remove(lockPath).catch(() => {});
+    return true;
   } finally {
     writer.close();
   }

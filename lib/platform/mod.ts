@@ -6,6 +6,7 @@
 import { posixPaths, posixProcess } from "./posix.ts";
 import { windowsPaths, windowsProcess } from "./windows.ts";
 import { openUrlArgv, userConfigHome } from "./desktop.ts";
+import { accountHome as accountHomeOn } from "./account_home.ts";
 import type { OwnedTree } from "./windows_job.ts";
 import { type LinuxFamily, linuxFamily } from "./linux_process.ts";
 import { linuxPortListeners, type PortListener } from "./port_listeners.ts";
@@ -32,6 +33,14 @@ export const processRules: typeof posixProcess = isWindows ? windowsProcess : po
 /** This user's config folder (`%APPDATA%`, `~/Library/Application Support`, `$XDG_CONFIG_HOME`). */
 export function userConfigDir(env: Record<string, string | undefined>): string | undefined {
   return userConfigHome(os, env);
+}
+
+/**
+ * The home folder of `uid` as the account database gives it, never from the environment; null when none is
+ * known, and on Windows.
+ */
+export function accountHome(uid: number): Promise<string | null> {
+  return accountHomeOn(os, uid);
 }
 
 /** Opens `url` in the default browser; resolves once the opener started (the browser runs on its own). */

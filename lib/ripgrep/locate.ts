@@ -1,12 +1,12 @@
 /**
  * Which ripgrep the search and fs servers run: `RG_PATH`, else the binary shipped in `npm:@vscode/ripgrep`
- * (no install step; a compiled server copies it out to a cache folder), else the `continue-mcp-rg` the release
- * archives and `deno task install` put beside compiled executables (found through a symlink too), else `rg`
- * on PATH.
+ * (no install step; a compiled server copies it out to a private folder: extract.ts), else the
+ * `continue-mcp-rg` the release archives and `deno task install` put beside compiled executables (found
+ * through a symlink too), else `rg` on PATH.
  * @module
  */
-import { tmpdir } from "node:os";
 import { ToolError } from "../mcp/errors.ts";
+import { extractEmbedded } from "./extract.ts";
 import { findOnPath } from "../platform/which.ts";
 import { platform } from "../platform/mod.ts";
 
@@ -58,7 +58,10 @@ async function findRipgrep(env: { RG_PATH?: string }): Promise<Ripgrep | null> {
   if (env.RG_PATH) return await probe(env.RG_PATH, "RG_PATH");
   const bundled = await bundledPath();
   if (bundled) {
-    const found = await probe(bundled, "bundled") ?? await probe(await extractEmbedded(bundled), "bundled");
+    const found = await ripgrepFromBundle(bundled, {
+      standalone: Deno.build.standalone,
+      env: Deno.env.toObject(),
+    });
     if (found) return found;
   }
   // A compiled server whose permissions do not allow the cache copy above (fs-mcp is read-only).
@@ -97,48 +100,21 @@ export async function bundledPath(): Promise<string | null> {
 }
 
 /**
- * Inside a `deno compile`d binary the bundled rg lives in the executable's virtual file system, which
- * cannot be executed: copy it once to the user's cache folder, under a name keyed by version and content
- * hash, so two releases (or two targets sharing a home folder) never run each other's copy.
+ * The bundled ripgrep at `bundled`: run where it is, except in a compiled server (`standalone`), whose copy
+ * is extracted (extract.ts). There `bundled` names a file of the executable's virtual file system, which
+ * Deno roots in the shared temp folder (`<tmp>/deno-compile-<name>/…`): running that path would run
+ * whatever another user put there.
  */
-async function extractEmbedded(embedded: string): Promise<string> {
-  const bytes = await Deno.readFile(embedded);
-  const target = platform.path.join(
-    ripgrepCacheFolder(Deno.env.toObject()),
-    await extractedName(embedded, bytes),
-  );
-  try {
-    await Deno.stat(target);
-    return target;
-  } catch {
-    // Not extracted yet.
+export async function ripgrepFromBundle(
+  bundled: string,
+  options: { standalone: boolean; env: Record<string, string | undefined> },
+): Promise<Ripgrep | null> {
+  if (!options.standalone) {
+    const found = await probe(bundled, "bundled");
+    if (found) return found;
   }
-  const temp = `${target}.${Deno.pid}.tmp`;
-  try {
-    await Deno.mkdir(platform.path.dirname(target), { recursive: true });
-    await Deno.writeFile(temp, bytes, { mode: 0o755 });
-    await Deno.rename(temp, target);
-  } catch {
-    // Unwritable cache: fall through to the copy beside the executable, then rg on PATH.
-    await Deno.remove(temp).catch(() => {});
-  }
-  return target;
-}
-
-/** The folder extracted copies go to: never the cwd, which is the user's workspace. */
-export function ripgrepCacheFolder(env: Record<string, string | undefined>): string {
-  const home = env.HOME ?? env.USERPROFILE;
-  const cacheRoot = env.XDG_CACHE_HOME ?? env.LOCALAPPDATA ??
-    (home ? platform.path.join(home, ".cache") : tmpdir());
-  return platform.path.join(cacheRoot, "continue-mcp");
-}
-
-/** `rg-15.0.0-1a2b3c4d5e6f[.exe]`: the package version from the embedded path, and the content's hash. */
-export async function extractedName(embedded: string, bytes: Uint8Array): Promise<string> {
-  const version = embedded.match(/ripgrep-[^/\\]+[/\\]([\d.]+)[/\\]/)?.[1] ?? "bundled";
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>));
-  const hash = Array.from(digest.subarray(0, 6), (byte) => byte.toString(16).padStart(2, "0")).join("");
-  return `rg-${version}-${hash}${platform.exeSuffix}`;
+  const extracted = await extractEmbedded(bundled, options.env).catch(() => null);
+  return extracted ? await probe(extracted, "bundled") : null;
 }
 
 async function probe(path: string, source: Ripgrep["source"]): Promise<Ripgrep | null> {

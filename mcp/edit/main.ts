@@ -1,7 +1,8 @@
 /**
  * edit-mcp: exact-then-fuzzy text edits and atomic whole-file writes, replacing the built-in Edit/Create tools.
  * Permissions: --allow-read and --allow-write (workspace files, the file locks and write journals in
- * /tmp/continue-mcp-locks-<uid>), --allow-env (MCP_WORKSPACE, MCP_ALLOW_DIRS, EDIT_MAX_BYTES, HOME).
+ * /tmp/continue-mcp-locks-<uid>, or ~/.cache/continue-mcp/locks when another user took that name),
+ * --allow-env (MCP_WORKSPACE, MCP_ALLOW_DIRS, EDIT_MAX_BYTES, HOME).
  * @module
  */
 import { serve } from "../../lib/mcp/serve.ts";

@@ -1,8 +1,8 @@
 /**
  * notes-mcp: repo-local agent memory, one markdown file per note under `<repo-root>/.continue-notes/`.
- * Permissions: --allow-read and --allow-write (the notes folder, the file locks and write
- * journals in /tmp/continue-mcp-locks-<uid>), --allow-env (MCP_WORKSPACE, MCP_ALLOW_DIRS, HOME/USERPROFILE to keep notes
- * out of the home folder).
+ * Permissions: --allow-read and --allow-write (the notes folder, the file locks and write journals in
+ * /tmp/continue-mcp-locks-<uid> or its fallback ~/.cache/continue-mcp/locks), --allow-env (MCP_WORKSPACE,
+ * MCP_ALLOW_DIRS, HOME/USERPROFILE to keep notes out of the home folder).
  * @module
  */
 import { serve } from "../../lib/mcp/serve.ts";

@@ -32,7 +32,7 @@ async function killedWrite(locksDir: string, path: string, old: string, next: st
   await Deno.writeTextFile(path, current);
   const key = (await identityOf(path))!;
   await saveJournal(dir, key, { path, mode: null, mtime: null, old: bytes(old), next: bytes(next) });
-  return await journalPath(dir, key);
+  return await journalPath(dir.path, key);
 }
 
 Deno.test({

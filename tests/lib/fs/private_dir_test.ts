@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import {
+  checkAncestors,
   checkPrivateFile,
   ensurePrivateDir,
   NotPrivateError,
@@ -99,5 +100,26 @@ Deno.test(
     await assert.rejects(openPrivateFile(dir.join("open.txt")), /has mode 644/);
     assert.equal(await Deno.readTextFile(dir.join("victim.txt")), "precious\n");
     await assert.rejects(Deno.lstat(dir.join("would-be-made")), Deno.errors.NotFound);
+  },
+);
+
+Deno.test(
+  "checkAncestors: a folder others may rename away (through any folder above it, or a link's target) is refused",
+  posix,
+  async () => {
+    await using dir = await tempWorkspace({ "open/mine/": "", "sticky/mine/": "", "safe/": "" });
+    await Deno.chmod(dir.join("open"), 0o777);
+    await Deno.chmod(dir.join("sticky"), 0o1777);
+    await checkAncestors(dir.join("sticky", "mine"));
+    // Before it is made: the folders that exist are checked.
+    await checkAncestors(dir.join("sticky", "not", "yet"));
+    await assert.rejects(checkAncestors(dir.join("open", "not", "yet")), /the folder ".*open" above it/);
+    await assert.rejects(
+      checkAncestors(dir.join("open", "mine")),
+      /other users may rename it: the folder ".*open" above it is mode 777, owned by uid \d+/,
+    );
+    // A link in a safe folder is only as safe as where it points.
+    await Deno.symlink(dir.join("open"), dir.join("safe", "link"));
+    await assert.rejects(checkAncestors(dir.join("safe", "link", "mine")), /the folder ".*open" above it/);
   },
 );

@@ -1,13 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import {
-  BESIDE_NAME,
-  bundledPath,
-  executableFolders,
-  extractedName,
-  ripgrepBeside,
-  ripgrepCacheFolder,
-} from "../../../lib/ripgrep/locate.ts";
+import { BESIDE_NAME, bundledPath, executableFolders, ripgrepBeside } from "../../../lib/ripgrep/locate.ts";
+import { envCacheFolder, extractedName } from "../../../lib/ripgrep/extract.ts";
+import { sha256Hex } from "../../../lib/fs/sha256.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
 import { isWindows } from "../../../lib/platform/mod.ts";
 
@@ -54,14 +49,15 @@ Deno.test({
 
 Deno.test("extracted copies are keyed by package version and content hash", async () => {
   const path = join("/x", "npm", "@vscode", "ripgrep-linux-x64", "1.18.0", "bin", "rg");
-  const a = await extractedName(path, new TextEncoder().encode("one build"));
-  const b = await extractedName(path, new TextEncoder().encode("another build"));
+  const a = extractedName(path, await sha256Hex(new TextEncoder().encode("one build")));
+  const b = extractedName(path, await sha256Hex(new TextEncoder().encode("another build")));
   assert.match(a, /^rg-1\.18\.0-[0-9a-f]{12}(\.exe)?$/);
   assert.notEqual(a, b);
-  assert.equal(a, await extractedName(path, new TextEncoder().encode("one build")));
 });
 
-Deno.test("the extraction cache is under the user's cache folder, never the cwd", () => {
-  assert.equal(ripgrepCacheFolder({ XDG_CACHE_HOME: "/c" }), join("/c", "continue-mcp"));
-  assert.equal(ripgrepCacheFolder({ HOME: "/h" }), join("/h", ".cache", "continue-mcp"));
+Deno.test("the extraction cache is a folder of its own under the user's cache folder, never the cwd or /tmp", () => {
+  assert.equal(envCacheFolder({ XDG_CACHE_HOME: "/c" }), join("/c", "continue-mcp", "ripgrep"));
+  assert.equal(envCacheFolder({ HOME: "/h" }), join("/h", ".cache", "continue-mcp", "ripgrep"));
+  assert.equal(envCacheFolder({ XDG_CACHE_HOME: "relative" }), null);
+  assert.equal(envCacheFolder({}), null);
 });
