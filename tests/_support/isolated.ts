@@ -5,7 +5,7 @@
  * (plus DENO_DIR), as an MCP client that passes its own environment would start it.
  */
 import { Client, StdioClientTransport } from "../../lib/mcp/sdk_client.ts";
-import { listServers, runArgs } from "../../tools/catalog.ts";
+import { listServers, REPO_ROOT, runArgs } from "../../tools/catalog.ts";
 import { os } from "../../lib/platform/mod.ts";
 import type { StdioConnection } from "./stdio.ts";
 import { type FixtureEntry, seed } from "./workspace.ts";
@@ -48,10 +48,10 @@ export function hostPath(root: string, inside: string): string {
 }
 
 function command(argv: string[], options: IsolatedOptions): { command: string; args: string[] } {
-  // The isolated /tmp hides the machine's: code (and Deno) under /tmp could not be found there.
-  if (import.meta.dirname?.startsWith("/tmp/")) {
-    throw new Error("isolated tests cannot run from a checkout in /tmp");
-  }
+  // The isolated /tmp hides the machine's: a checkout under /tmp (a CI clone, say) is bound back at its own
+  // path, through the working folder the shell keeps on it while its path is hidden.
+  const checkout = REPO_ROOT.replace(/\/$/, "");
+  const keep = checkout.startsWith("/tmp/") ? checkout : "";
   // Another user cannot reach root's Deno cache: it gets a read-only view of it at /tmp/.deno-dir.
   const env = {
     DENO_DIR: options.uid === undefined ? denoDir() : "/tmp/.deno-dir",
@@ -63,8 +63,9 @@ function command(argv: string[], options: IsolatedOptions): { command: string; a
     "mount -o remount,bind,ro /tmp/.deno-dir && ",
     `setpriv --reuid=${options.uid} --regid=${options.uid} --clear-groups `,
   ];
-  const script = `mount --bind "$1/passwd" /etc/passwd && mount --bind "$1/tmp" /tmp && ${mountCache}` +
-    `cd "$2" && shift 2 && exec ${asUser}env -i "$@"`;
+  const script = `{ [ -z "$3" ] || cd "$3"; } && mount --bind "$1/passwd" /etc/passwd && ` +
+    `mount --bind "$1/tmp" /tmp && { [ -z "$3" ] || { mkdir -p "$3" && mount --bind . "$3"; }; } && ` +
+    `${mountCache}cd "$2" && shift 3 && exec ${asUser}env -i "$@"`;
   return {
     command: "unshare",
     args: [
@@ -77,6 +78,7 @@ function command(argv: string[], options: IsolatedOptions): { command: string; a
       "sh",
       options.root,
       options.cwd,
+      keep,
       ...Object.entries(env).map(([key, value]) => `${key}=${value}`),
       Deno.execPath(),
       ...argv,
