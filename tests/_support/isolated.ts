@@ -48,8 +48,8 @@ export function hostPath(root: string, inside: string): string {
 }
 
 function command(argv: string[], options: IsolatedOptions): { command: string; args: string[] } {
-  // The isolated /tmp hides the machine's: a checkout under /tmp (a CI clone, say) is bound back at its own
-  // path, through the working folder the shell keeps on it while its path is hidden.
+  // The isolated /tmp hides the machine's: a checkout under /tmp (a CI clone, say) is first bound into the
+  // new /tmp at its own path, which the recursive bind then carries along.
   const checkout = REPO_ROOT.replace(/\/$/, "");
   const keep = checkout.startsWith("/tmp/") ? checkout : "";
   // Another user cannot reach root's Deno cache: it gets a read-only view of it at /tmp/.deno-dir.
@@ -63,9 +63,9 @@ function command(argv: string[], options: IsolatedOptions): { command: string; a
     "mount -o remount,bind,ro /tmp/.deno-dir && ",
     `setpriv --reuid=${options.uid} --regid=${options.uid} --clear-groups `,
   ];
-  const script = `{ [ -z "$3" ] || cd "$3"; } && mount --bind "$1/passwd" /etc/passwd && ` +
-    `mount --bind "$1/tmp" /tmp && { [ -z "$3" ] || { mkdir -p "$3" && mount --bind . "$3"; }; } && ` +
-    `${mountCache}cd "$2" && shift 3 && exec ${asUser}env -i "$@"`;
+  const script = `{ [ -z "$3" ] || { mkdir -p "$1/$3" && mount --bind "$3" "$1/$3"; }; } && ` +
+    `mount --bind "$1/passwd" /etc/passwd && mount --rbind "$1/tmp" /tmp && ${mountCache}` +
+    `cd "$2" && shift 3 && exec ${asUser}env -i "$@"`;
   return {
     command: "unshare",
     args: [
