@@ -67,11 +67,17 @@ export const posixPaths = {
   },
   /**
    * Whether a user other than `uid` and root may have put entries in the folder `info`: it belongs to
-   * someone else, or its mode lets group or others write, sticky or not (others add their own entries to
-   * /tmp). A lookup above the workspace stops at such a folder (trusted_above.ts).
+   * someone else, or its mode lets others write, sticky or not (others add their own entries to /tmp), or
+   * lets a group write that is not this user's alone (`privateGroups`). A lookup above the workspace stops at such a folder (trusted_above.ts).
    */
-  othersMayWrite(info: { uid: number | null; mode: number | null }, uid: number | null): boolean {
-    return posixPaths.foreignOwned(info, uid) || info.mode === null || (info.mode & 0o022) !== 0;
+  othersMayWrite(
+    info: { uid: number | null; gid?: number | null; mode: number | null },
+    uid: number | null,
+    privateGroups: ReadonlySet<number> = new Set(),
+  ): boolean {
+    if (posixPaths.foreignOwned(info, uid) || info.mode === null || (info.mode & 0o002) !== 0) return true;
+    // Group-writable is fine when the group is this user's alone (a user private group, umask 002).
+    return (info.mode & 0o020) !== 0 && !(typeof info.gid === "number" && privateGroups.has(info.gid));
   },
   /** Where the lock folder lives: a fixed `/tmp`, never TMPDIR, which differs between processes of one user. */
   lockParent(_tmp: string): string {

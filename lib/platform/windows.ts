@@ -78,7 +78,11 @@ export const windowsPaths = {
     return false;
   },
   /** No owners or mode bits to judge by (see {@link foreignOwned}): no folder is refused. */
-  othersMayWrite(_info: { uid: number | null; mode: number | null }, _uid: number | null): boolean {
+  othersMayWrite(
+    _info: { uid: number | null; gid?: number | null; mode: number | null },
+    _uid: number | null,
+    _privateGroups?: ReadonlySet<number>,
+  ): boolean {
     return false;
   },
   /** Where the lock folder lives: the per-user temp folder, under the profile and ACL'd to its user. */

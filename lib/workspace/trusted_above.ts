@@ -2,8 +2,9 @@
  * How far a lookup may walk up from the workspace: the notes server's repository root, whether a search lies
  * in a git repository, whose ignore files apply to it. Folders inside the workspace are the user's choice and
  * always looked at. Above it the walk stops at (looks neither at nor above) the first folder another user
- * could have written into: one that belongs to someone other than us or root, one group or others may write
- * in (as /tmp, sticky or not: everyone adds entries there), or one holding a `.git`, `.continue-notes` or
+ * could have written into: one that belongs to someone other than us or root, one others may write in (as
+ * /tmp, sticky or not: everyone adds entries there), one a group that is not ours alone may write in
+ * (private_group.ts), or one holding a `.git`, `.continue-notes` or
  * ignore file of another user's (git's `safe.directory` rule refuses repositories owned by others too).
  * Otherwise a `.git` planted in /tmp makes each workspace below a repository whose notes folder that user
  * reads and writes, and a planted `.ignore` of `*` hides every file from search. Windows shows no owners:
@@ -12,6 +13,7 @@
  */
 import { ownUid } from "../fs/private_dir.ts";
 import { platform } from "../platform/mod.ts";
+import { privateGroups } from "./private_group.ts";
 
 /** The entries a lookup acts on: a folder above the workspace holding one of another user's is not used. */
 export const MARKERS: readonly string[] = [".git", ".continue-notes", ".gitignore", ".ignore", ".rgignore"];
@@ -65,7 +67,7 @@ export async function lookUpward(folder: string, tops: readonly string[]): Promi
       // Asked only when an owner is shown (not on Windows): without --allow-sys it costs a probe file.
       uid ??= info?.uid === null ? Promise.resolve(null) : ownUid().catch(() => null);
       const own = await uid;
-      const refused = !info || platform.othersMayWrite(info, own) ||
+      const refused = !info || platform.othersMayWrite(info, own, await privateGroups(own)) ||
         found.some((entry) => entry === UNKNOWN || (entry !== null && platform.foreignOwned(entry, own)));
       if (refused) return { levels, whole: false };
     }

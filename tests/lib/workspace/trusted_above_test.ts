@@ -26,17 +26,25 @@ Deno.test({
 });
 
 Deno.test({
-  name: "lookUpward stops below a group-writable folder, and looks through private ones to a .git",
-  ignore: isWindows,
+  name:
+    "lookUpward stops below a folder a shared group may write in, and looks through private ones to a .git",
+  ignore: !asRoot,
   async fn() {
     await using ws = await tempWorkspace({ ".git/": "", "group/": "", "group/mine/ws/": "" });
     await Deno.chmod(ws.join("group"), 0o775);
+    // nogroup (65534) is the primary group of several accounts: its members could write there.
+    await Deno.chown(ws.join("group"), 0, 65534);
     const cut = await lookUpward(ws.join("group/mine/ws"), [ws.join("group/mine/ws")]);
     assert.deepEqual(foldersOf(cut, ws.path), ["group/mine/ws", "group/mine"]);
     assert.equal(repoLevel(cut), undefined);
     await Deno.chmod(ws.join("group"), 0o755);
     const open = await lookUpward(ws.join("group/mine/ws"), [ws.join("group/mine/ws")]);
     assert.equal(repoLevel(open)?.folder, ws.path);
+    // Group-writable by a group that is root's alone (a user private group, umask 002): looked through.
+    await Deno.chmod(ws.join("group"), 0o775);
+    await Deno.chown(ws.join("group"), 0, 0);
+    const own = await lookUpward(ws.join("group/mine/ws"), [ws.join("group/mine/ws")]);
+    assert.equal(repoLevel(own)?.folder, ws.path);
   },
 });
 
