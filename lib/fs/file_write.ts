@@ -1,6 +1,8 @@
 /**
  * The one way the servers change a file (edit, notes, sql), with one set of rules:
  * - only under the file's lock (file_lock.ts: keyed by path and by device + inode);
+ * - a protected name (lib/sandbox/protected.ts: git hooks and config, editor and agent settings) of any of
+ *   the writer's roots is refused (`permission_denied`), as named and where it really lands;
  * - a read-only file is refused (`permission_denied`), never replaced through a rename or deleted;
  * - a new file, or one with a single name whose owner, group and mode a replacement can keep, is replaced
  *   atomically (temp file + rename, atomic_write.ts);
@@ -17,6 +19,7 @@ import type { FileLocks } from "./file_lock.ts";
 import { writeInPlace } from "./in_place_write.ts";
 import { journalKey, lockTarget } from "./lock_keys.ts";
 import { removeDeadWritersTemps, removeStaleTemps } from "./temp_files.ts";
+import { refuseProtectedWrite } from "../sandbox/write_guard.ts";
 
 /** How a file was written. */
 export type WriteMethod = "rename" | "in_place";
@@ -29,6 +32,11 @@ export interface WriteRules {
   action: string;
   /** The path as shown, for the `chmod u+w` hint. */
   display: string;
+  /**
+   * The folders protected names are judged in (absolute, real): the workspace roots and allowed folders,
+   * or the notes repository. Required, so no writer forgets the sandbox's one list.
+   */
+  roots: readonly string[];
 }
 
 /** How {@link writeFile} writes. */
@@ -52,6 +60,7 @@ export async function writeFile(
 ): Promise<WriteMethod> {
   const { locks, action } = options;
   locks.assertHeld(path);
+  await refuseProtectedWrite(path, options);
   const dir = await locks.lockDir(action);
   const info = await statOrNull(path);
   if (info?.isDirectory) throw new ToolError("invalid_argument", `${action}: it is a folder`);
@@ -89,6 +98,8 @@ export async function writeFile(
 /** Deletes the file at `path` under its held lock; a read-only file is refused like a write. */
 export async function removeFile(path: string, rules: WriteRules): Promise<void> {
   rules.locks.assertHeld(path);
+  // Deleting a symlink changes the link, not where it leads.
+  await refuseProtectedWrite(path, rules, { followLast: false });
   const info = await Deno.lstat(path);
   if (info.isFile) refuseReadOnly(info, rules);
   await Deno.remove(path);
@@ -98,7 +109,7 @@ export async function removeFile(path: string, rules: WriteRules): Promise<void>
 export async function checkWritable(
   path: string,
   info: Deno.FileInfo,
-  rules: Omit<WriteRules, "locks">,
+  rules: Pick<WriteRules, "action" | "display">,
 ): Promise<void> {
   refuseReadOnly(info, rules);
   (await Deno.open(path, { write: true })).close();
@@ -108,7 +119,7 @@ export async function checkWritable(
  * A rename would replace even a read-only file; respect the file's own permission like an editor does, by
  * its mode bits too, since root may open anything for writing.
  */
-function refuseReadOnly(info: Deno.FileInfo, rules: Omit<WriteRules, "locks">): void {
+function refuseReadOnly(info: Deno.FileInfo, rules: Pick<WriteRules, "action" | "display">): void {
   if (!platform.isReadOnly(info)) return;
   const mode = (info.mode! & 0o777).toString(8).padStart(3, "0");
   throw new ToolError(

@@ -9,15 +9,17 @@ import type { Workspace } from "../../lib/workspace/workspace.ts";
 import { checkWritable as checkFileWritable, writeFile, type WriteMethod } from "../../lib/fs/file_write.ts";
 import type { FileLocks } from "../../lib/fs/file_lock.ts";
 import { formatCount } from "../../lib/text/format.ts";
+import { refuseProtectedWrite } from "../../lib/sandbox/write_guard.ts";
 import { editError, withKind } from "./errors.ts";
 import { visibleSimilarNames } from "./suggest.ts";
 
 export type { WriteMethod };
 
-/** A resolved path: its real location and how it is shown. */
+/** A resolved path: its real location, how it is shown, and the roots its protected names are judged in. */
 export interface ResolvedPath {
   real: string;
   display: string;
+  roots: readonly string[];
 }
 
 /** A resolved path with its stat (null when it does not exist), taken under the file's lock. */
@@ -25,11 +27,17 @@ export interface Target extends ResolvedPath {
   info: Deno.FileInfo | null;
 }
 
-/** Resolves `path` inside the workspace. */
+/**
+ * Resolves `path` inside the workspace, refusing a protected name (a git hook, `.vscode/`, ...) as named or
+ * where it leads before anything is read or a folder made.
+ */
 export async function resolvePath(workspace: Workspace, path: string, action: string): Promise<ResolvedPath> {
   let real: string;
+  let roots: readonly string[];
   try {
     real = await workspace.resolveInside(path);
+    roots = [...workspace.roots, ...workspace.allowDirs];
+    await refuseProtectedWrite(workspace.absolute(path), { roots, action: `${action} "${path}"` });
   } catch (error) {
     if (error instanceof ToolError && error.code === "outside_workspace") {
       const roots = workspace.roots.join(", ");
@@ -45,7 +53,7 @@ export async function resolvePath(workspace: Workspace, path: string, action: st
     if (error instanceof ToolError) throw editError("invalid_request", error.message);
     throw ioError(error, `${action} "${path}"`);
   }
-  return { real, display: workspace.display(real) };
+  return { real, display: workspace.display(real), roots };
 }
 
 /** Stats a resolved path; call it under the file's lock so the answer still holds when writing. */
@@ -117,7 +125,12 @@ export async function writeTarget(
   const action = `${options.action} "${target.display}"`;
   try {
     if (!target.info) await Deno.mkdir(dirname(target.real), { recursive: true });
-    return await writeFile(target.real, data, { locks: options.locks, action, display: target.display });
+    return await writeFile(target.real, data, {
+      locks: options.locks,
+      action,
+      display: target.display,
+      roots: target.roots,
+    });
   } catch (error) {
     throw ioError(error, action);
   }

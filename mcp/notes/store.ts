@@ -5,6 +5,7 @@
  * @module
  */
 import { removeFile, writeFile } from "../../lib/fs/file_write.ts";
+import { refuseProtectedWrite } from "../../lib/sandbox/write_guard.ts";
 import { FileLocks } from "../../lib/fs/file_lock.ts";
 import { ToolError } from "../../lib/mcp/errors.ts";
 import { formatCount } from "../../lib/text/format.ts";
@@ -189,13 +190,11 @@ export class NoteStore {
             `${formatCount(MAX_NOTE_BYTES)}-byte limit; split it into several notes or shorten it`,
         );
       }
+      const rules = { locks: this.#locks, action: `Cannot write note "${slug}"`, roots: [root] };
+      // Before the folder is made: a `.continue-notes` link into `.git/hooks` must not lead a note there.
+      await refuseProtectedWrite(path, rules);
       await Deno.mkdir(dir, { recursive: true });
-      await writeFile(path, bytes, {
-        locks: this.#locks,
-        action: `Cannot write note "${slug}"`,
-        display: relativeTo(root, path),
-        mtime: new Date(updatedMs),
-      });
+      await writeFile(path, bytes, { ...rules, display: relativeTo(root, path), mtime: new Date(updatedMs) });
       const action = !existing ? "created" : request.mode === "append" ? "appended" : "replaced";
       return { slug, path: relativeTo(root, path), action, updated, size: bytes.length };
     }, { action: `Cannot write note "${slug}"` });
@@ -220,6 +219,7 @@ export class NoteStore {
         locks: this.#locks,
         action: `Cannot delete note "${slug}"`,
         display: relativeTo(root, path),
+        roots: [root],
       });
       return { slug, title, path: relativeTo(root, path) };
     }, { action: `Cannot delete note "${slug}"` });

@@ -17,6 +17,8 @@ export interface SaveOptions {
   display?: string;
   /** Held around check → write, so another server's write cannot slip in between. */
   locks: FileLocks;
+  /** The workspace roots and allowed folders: their protected names are not written. */
+  roots: readonly string[];
 }
 
 /**
@@ -39,7 +41,13 @@ export async function saveFormatted(file: string, text: string, options: SaveOpt
   await options.locks.run(file, async () => {
     await check();
     try {
-      await writeFile(file, data, { locks: options.locks, action, display: shown, beforeReplace: check });
+      await writeFile(file, data, {
+        locks: options.locks,
+        action,
+        display: shown,
+        roots: options.roots,
+        beforeReplace: check,
+      });
     } catch (error) {
       if (error instanceof ToolError) throw error;
       throw new ToolError(

@@ -128,6 +128,7 @@ export function createTools(deps: SqlDeps): ToolDefinition[] {
               expected: inputs.files[i].bytes,
               display: item.name,
               locks,
+              roots: [...deps.workspace.roots, ...deps.workspace.allowDirs],
             })
               .catch((error) => {
                 if (!(error instanceof ToolError)) throw error;

@@ -21,7 +21,7 @@ function write(
   const locks = options.locks ?? new FileLocks();
   return locks.run(
     path,
-    () => writeFile(path, data, { action: "Cannot write", display: path, ...options, locks }),
+    () => writeFile(path, data, { action: "Cannot write", display: path, roots: [], ...options, locks }),
   );
 }
 
@@ -117,7 +117,7 @@ Deno.test("writeFile and removeFile refuse a read-only file (permission_denied) 
   const locks = new FileLocks();
   const path = ws.join("ro.txt");
   await assert.rejects(
-    locks.run(path, () => removeFile(path, { locks, action: "Cannot write", display: path })),
+    locks.run(path, () => removeFile(path, { locks, action: "Cannot write", display: path, roots: [] })),
     refused,
   );
   assert.equal(await Deno.readTextFile(ws.join("ro.txt")), "keep\n");
@@ -127,8 +127,27 @@ Deno.test("writeFile refuses to write without the file's lock", async () => {
   await using ws = await tempWorkspace();
   const locks = new FileLocks();
   await assert.rejects(
-    writeFile(ws.join("a.txt"), bytes("x"), { locks, action: "Cannot write", display: "a.txt" }),
+    writeFile(ws.join("a.txt"), bytes("x"), { locks, action: "Cannot write", display: "a.txt", roots: [] }),
     /its file lock is not held/,
   );
   assert.deepEqual(await entries(ws.path), []);
+});
+
+Deno.test("writeFile and removeFile refuse a protected name of their roots (permission_denied) and leave it", async () => {
+  await using ws = await tempWorkspace({ ".git/hooks/": "", ".git/config": "[core]\n" });
+  const locks = new FileLocks();
+  const rules = { locks, action: "Cannot write", display: "shown", roots: [ws.path] };
+  const refused = (error: Error & { code?: string }) =>
+    error.code === "permission_denied" &&
+    /^Cannot write: "\.git\/(hooks|config)" is protected/.test(error.message);
+  const hook = ws.join(".git", "hooks", "pre-commit");
+  await assert.rejects(locks.run(hook, () => writeFile(hook, bytes("#!/bin/sh\n"), rules)), refused);
+  const config = ws.join(".git", "config");
+  await assert.rejects(
+    locks.run(config, () => writeFile(config, bytes("[core]\nfsmonitor = x\n"), rules)),
+    refused,
+  );
+  await assert.rejects(locks.run(config, () => removeFile(config, rules)), refused);
+  assert.deepEqual(await entries(ws.join(".git", "hooks")), []);
+  assert.equal(await Deno.readTextFile(config), "[core]\n");
 });

@@ -44,7 +44,13 @@ await Deno.stdin.read(new Uint8Array(1));`;
 async function writeIn(locks: FileLocks, path: string, text: string): Promise<void> {
   await locks.run(
     path,
-    () => writeFile(path, new TextEncoder().encode(text), { locks, action: "Cannot write", display: path }),
+    () =>
+      writeFile(path, new TextEncoder().encode(text), {
+        locks,
+        action: "Cannot write",
+        display: path,
+        roots: [],
+      }),
   );
 }
 
@@ -96,7 +102,7 @@ let failed = 0;
 await Promise.all([0, 1, 2, 3].map(async (lane) => {
   for (let i = 0; i < 60; i++) {
     const path = ${JSON.stringify(ws.join("w"))} + "/f-${id}-" + lane + "-" + i;
-    await locks.run(path, () => writeFile(path, new TextEncoder().encode("x"), { locks, action: "w", display: path }))
+    await locks.run(path, () => writeFile(path, new TextEncoder().encode("x"), { locks, action: "w", display: path, roots: [] }))
       .catch((error) => { failed++; console.error(String(error)); });
   }
 }));
