@@ -170,14 +170,18 @@ Deno.test({
       /^exit 0 after \d+\.\ds; its output is still open\nnow\n\[job 1: shell_output job_id=1 shows what still comes\]$/,
     );
     let page = "";
-    await waitFor("the late line", async () => {
+    // Each read returns once something arrives: the late line and its pid line may come in two reads.
+    await waitFor("the late line and its pid", async () => {
       page += await c.text("shell_output", { job_id: 1, wait_s: 5 });
-      return page.includes("late");
+      return page.includes("late") && pidsIn(page).length > 0;
     });
     reap(pidsIn(page));
-    assert.match(
-      await c.text("shell_output", { job_id: 1, wait_s: 5 }),
-      /^job 1 exit 0 after \d+\.\ds; next/,
-    );
+    // Its end reaches the job once the pipe closes behind the last writer.
+    let last = "";
+    await waitFor("the job to say its output is complete", async () => {
+      last = await c.text("shell_output", { job_id: 1, wait_s: 5 });
+      return !last.includes("still open");
+    });
+    assert.match(last, /^job 1 exit 0 after \d+\.\ds; next/);
   },
 });
