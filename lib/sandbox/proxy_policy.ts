@@ -7,6 +7,7 @@
 import { lookup } from "node:dns/promises";
 import { type DomainList, isIpLiteral, matchDomain } from "./proxy_domains.ts";
 import { isPublicAddress } from "./proxy_address.ts";
+import { log } from "../log.ts";
 
 /** Why a connection was refused. */
 export type RefusalReason =
@@ -17,8 +18,11 @@ export type RefusalReason =
   /** The user was asked and said no, earlier or now. */
   | "denied_by_user";
 
-/** The user's answer to "may jobs reach this host?". */
-export type DomainAnswer = "once" | "always" | "deny";
+/**
+ * The user's answer to "may jobs reach this host?": for this job, for good, no (not asked again while the
+ * server runs), or no answer (the question was dismissed: refused this time, asked again later).
+ */
+export type DomainAnswer = "once" | "always" | "deny" | "dismissed";
 
 /** A question for the user about a host no list allows: the MCP client's elicitation, where it has one. */
 export interface DomainQuestion {
@@ -125,8 +129,10 @@ export class DomainPolicy {
     let reply: DomainAnswer | "timeout";
     try {
       reply = await answer;
-    } catch {
-      reply = "timeout";
+    } catch (error) {
+      // A client that cannot elicit, or a broken connection: treated as no answer.
+      log.debug(`The question about "${host}" failed`, error);
+      reply = "dismissed";
     }
     if (reply === "always") this.#alwaysAllowed.add(host);
     else if (reply === "once") job.allowedOnce.add(host);

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { type DenialEvent, type ProxyOptions, startProxy } from "../../../lib/sandbox/proxy.ts";
 import type { DomainAnswer, DomainQuestion } from "../../../lib/sandbox/proxy_policy.ts";
+import { NotPrivateError } from "../../../lib/fs/private_dir.ts";
 
 /** Test names resolve to loopback, where the targets listen; anything else is unknown. */
 function resolve(host: string): Promise<string[]> {
@@ -227,27 +228,41 @@ Deno.test("proxy: connections over the job's limit get 503 while the others keep
   assert.match(await first.read((t) => t.includes("STILL")), /STILL$/);
 });
 
-Deno.test("proxy: an unknown host may ask the user once; 'once' serves this job, 'deny' is remembered", async () => {
+Deno.test("proxy: an unknown host may ask the user; 'once' serves this job, 'deny' is remembered, a dismissal not", async () => {
   await using target = echoTarget();
   const questions: DomainQuestion[] = [];
-  const answers: Record<string, DomainAnswer> = { "ok.test": "once", "no.test": "deny" };
+  const answers: Record<string, DomainAnswer> = {
+    "ok.test": "once",
+    "no.test": "deny",
+    "later.test": "dismissed",
+  };
   await using proxy = await proxyFor([], {
+    askLimitPerJob: 4,
     ask: (question) => {
       questions.push(question);
       return Promise.resolve(answers[question.host] ?? "deny");
     },
   });
-  for (const host of ["ok.test", "ok.test", "no.test", "no.test"]) {
+  for (const host of ["ok.test", "ok.test", "no.test", "no.test", "later.test", "later.test"]) {
     using c = await client(proxy.port);
     await c.write(`CONNECT ${host}:${target.port} HTTP/1.1\r\n\r\n`);
     const answer = await c.read((t) => t.includes("hello"));
     assert.match(
       answer,
-      host === "ok.test" ? /^HTTP\/1\.1 200 / : /^HTTP\/1\.1 403 [^]*declined by the user/,
+      { "ok.test": /^HTTP\/1\.1 200 /, "no.test": /^HTTP\/1\.1 403 [^]*declined by the user/ }[host] ??
+        /^HTTP\/1\.1 403 [^]*not in the allowed domains/,
     );
   }
-  assert.deepEqual(questions.map((q) => [q.jobId, q.host]), [["7", "ok.test"], ["7", "no.test"]]);
-  assert.deepEqual(proxy.events.map((e) => [e.host, e.reason]), [["no.test", "denied_by_user"]]);
+  assert.deepEqual(questions.map((q) => [q.jobId, q.host]), [
+    ["7", "ok.test"],
+    ["7", "no.test"],
+    ["7", "later.test"],
+    ["7", "later.test"],
+  ]);
+  assert.deepEqual(proxy.events.map((e) => [e.host, e.reason]), [
+    ["no.test", "denied_by_user"],
+    ["later.test", "not_listed"],
+  ]);
 });
 
 Deno.test("proxy: one job raises at most a few questions; the rest are refused without asking", async () => {
@@ -281,4 +296,24 @@ Deno.test("proxy: closing a job drops its open tunnels", async () => {
   await proxy.job.close();
   await c.read();
   assert.ok(c.ended);
+});
+
+Deno.test("proxy: a tunnel with no byte either way for the idle limit is dropped", async () => {
+  await using target = echoTarget();
+  await using proxy = await proxyFor(["allowed.test"], { limits: { idleTimeoutMs: 100 } });
+  using c = await client(proxy.port);
+  await c.write(`CONNECT allowed.test:${target.port} HTTP/1.1\r\n\r\n`);
+  await c.read((t) => t.includes("hello"));
+  await c.read();
+  assert.ok(c.ended);
+});
+
+Deno.test("startProxy: a socket folder others can reach is refused, not used", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.chmod(dir, 0o755);
+    await assert.rejects(startProxy({ domains: [], socketDir: dir }), NotPrivateError);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
