@@ -107,6 +107,8 @@ export async function startProxy(options: ProxyOptions): Promise<NetworkProxy> {
         `Cannot open a proxy socket at "${socketPath}": the path is longer than a socket allows`,
       );
     }
+    // A socket left by an earlier run in a caller's folder (private, checked at start) would block the name.
+    if (socketPath) removeStale(socketPath);
     const listener: Deno.Listener = socketPath
       ? Deno.listen({ transport: "unix", path: socketPath })
       : Deno.listen({ hostname: "127.0.0.1", port: 0 });
@@ -185,4 +187,12 @@ export async function startProxy(options: ProxyOptions): Promise<NetworkProxy> {
     [Symbol.asyncDispose]: () => proxy.close(),
   };
   return proxy;
+}
+
+function removeStale(path: string): void {
+  try {
+    Deno.removeSync(path);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
 }

@@ -10,6 +10,9 @@ import { findOnPath } from "../platform/which.ts";
 /** The port the bridge listens on inside the sandbox (the conventional proxy port). */
 export const BRIDGE_PORT = 3128;
 
+/** A place for the job's socket inside the sandbox, on the tmpfs an engine mounts at /run. */
+export const BRIDGE_SOCKET_INSIDE = "/run/continue-mcp/proxy.sock";
+
 /** The proxy URL jobs are given. */
 export const BRIDGE_URL = `http://127.0.0.1:${BRIDGE_PORT}`;
 
@@ -40,16 +43,26 @@ export interface BridgePieces {
 /**
  * The bridge for a job with proxy socket `socketPath`, running `argv`. `socat` is its absolute path (from
  * {@link findSocat}, looked up once outside the sandbox). The bwrap command line must also unshare the network
- * (`--unshare-net`) and the PID namespace (`--unshare-pid`: socat dies with the job), and bind the socket
- * after any mount that covers its folder.
+ * (`--unshare-net`) and the PID namespace (`--unshare-pid`: socat dies with the job).
+ * `insidePath` is where the job sees its socket (default: the same path). Best is a path on a tmpfs the
+ * engine mounts (`--tmpfs /run` hides the host's sockets anyway), e.g. {@link BRIDGE_SOCKET_INSIDE}, with
+ * the proxy's socket folder itself not visible: then a job reaches its own socket only, never another job's
+ * (whose "allow once" answers it would share). The bind goes after the mount that holds `insidePath`.
  */
-export function bridgePieces(socketPath: string, socat: string, argv: readonly string[]): BridgePieces {
-  if (!SOCAT_SAFE_PATH.test(socketPath)) {
-    throw new Error(`Cannot bridge the proxy socket "${socketPath}": socat cannot take that path`);
+export function bridgePieces(
+  socketPath: string,
+  socat: string,
+  argv: readonly string[],
+  insidePath: string = socketPath,
+): BridgePieces {
+  for (const path of [socketPath, insidePath]) {
+    if (!SOCAT_SAFE_PATH.test(path)) {
+      throw new Error(`Cannot bridge the proxy socket "${path}": socat cannot take that path`);
+    }
   }
   return {
-    bwrapArgs: ["--ro-bind", socketPath, socketPath],
-    argv: ["/bin/sh", "-c", BRIDGE_SCRIPT, "sh", socat, socketPath, ...argv],
+    bwrapArgs: ["--ro-bind", socketPath, insidePath],
+    argv: ["/bin/sh", "-c", BRIDGE_SCRIPT, "sh", socat, insidePath, ...argv],
     env: proxyEnv(BRIDGE_URL),
   };
 }

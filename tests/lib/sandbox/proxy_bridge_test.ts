@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { bridgePieces, findSocat, proxyEnv } from "../../../lib/sandbox/proxy_bridge.ts";
+import { dirname } from "node:path";
+import {
+  BRIDGE_SOCKET_INSIDE,
+  bridgePieces,
+  findSocat,
+  proxyEnv,
+} from "../../../lib/sandbox/proxy_bridge.ts";
 import { findOnPath } from "../../../lib/platform/which.ts";
 import { os } from "../../../lib/platform/mod.ts";
 
@@ -59,14 +65,15 @@ async function proxyProcess(config: { domains: string[]; hosts: Record<string, s
 async function inSandbox(
   socket: string,
   argv: string[],
-  stdin = "",
+  options: { stdin?: string; inside?: string } = {},
 ): Promise<{ output: string; code: number }> {
-  const pieces = bridgePieces(socket, socat!, argv);
+  const pieces = bridgePieces(socket, socat!, argv, options.inside);
   const setenv = Object.entries(pieces.env).flatMap(([name, value]) => ["--setenv", name, value]);
   const child = new Deno.Command(bwrap!, {
     args: [
       ...["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"],
       ...["--unshare-net", "--unshare-pid", "--die-with-parent", "--new-session"],
+      ...(options.inside ? ["--tmpfs", "/run", "--tmpfs", dirname(socket)] : []),
       ...pieces.bwrapArgs,
       ...setenv,
       ...pieces.argv,
@@ -76,7 +83,7 @@ async function inSandbox(
     stderr: "piped",
   }).spawn();
   const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(stdin));
+  await writer.write(new TextEncoder().encode(options.stdin ?? ""));
   await writer.close();
   const output = await child.output();
   const text = new TextDecoder().decode(output.stdout) + new TextDecoder().decode(output.stderr);
@@ -126,7 +133,7 @@ Deno.test({
     const args = ["a b", "$HOME", "`x`", "'q'", ";", "-c"];
     const printed = await inSandbox(proxy.socket, ["/usr/bin/printf", "%s|", ...args]);
     assert.deepEqual(printed, { output: "a b|$HOME|`x`|'q'|;|-c|", code: 0 });
-    const echoed = await inSandbox(proxy.socket, ["/bin/sh", "-c", "cat; exit 3"], "from stdin\n");
+    const echoed = await inSandbox(proxy.socket, ["/bin/sh", "-c", "cat; exit 3"], { stdin: "from stdin\n" });
     assert.deepEqual(echoed, { output: "from stdin\n", code: 3 });
   },
 });
@@ -143,4 +150,25 @@ Deno.test("proxyEnv: every usual proxy variable points at the bridge; loopback s
 Deno.test("bridgePieces: a socket path socat would misread is refused", () => {
   assert.throws(() => bridgePieces("/tmp/a,b/s.sock", "/usr/bin/socat", ["true"]), /socat cannot take/);
   assert.throws(() => bridgePieces("/tmp/a:b/s.sock", "/usr/bin/socat", ["true"]), /socat cannot take/);
+});
+
+Deno.test({
+  name: "bridge: with the socket at a fixed path on a tmpfs, the job reaches its own socket and no other",
+  ignore: missing,
+  fn: async () => {
+    await using target = Deno.serve(
+      { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+      () => new Response("own socket\n"),
+    );
+    await using proxy = await proxyProcess({
+      domains: ["allowed.test"],
+      hosts: { "allowed.test": "127.0.0.1" },
+    });
+    const { output } = await inSandbox(proxy.socket, [
+      "/bin/sh",
+      "-c",
+      `curl -sS --max-time 20 http://allowed.test:${target.addr.port}/; ls ${dirname(proxy.socket)}; ls /run`,
+    ], { inside: BRIDGE_SOCKET_INSIDE });
+    assert.equal(output, "own socket\ncontinue-mcp\n");
+  },
 });
