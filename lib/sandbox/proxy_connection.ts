@@ -56,7 +56,9 @@ export async function serveConnection(client: Deno.Conn, context: ConnectionCont
     return await send(client, errorResponse(400, error.message));
   }
   const { host, port } = request;
-  const verdict = await context.policy.check(host, port, context.grants, signal);
+  // A question to the user may wait minutes: a job that ends meanwhile must not wait for the answer.
+  const verdict = await untilAborted(context.policy.check(host, port, context.grants, signal), signal);
+  if (!verdict) return;
   if (!verdict.allowed) {
     if (verdict.reason === "unresolved") {
       return await send(client, errorResponse(502, `cannot resolve "${host}": ${verdict.message}`));
@@ -116,6 +118,16 @@ async function withDeadline<T>(
     clearTimeout(timer);
     outer.removeEventListener("abort", onAbort);
   }
+}
+
+/** `promise`'s value, or null as soon as `signal` aborts (the promise then settles unobserved). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | null> {
+  if (signal.aborted) return Promise.resolve(null);
+  return new Promise<T | null>((resolve, reject) => {
+    const onAbort = () => resolve(null);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
 }
 
 async function send(conn: Deno.Conn, text: string): Promise<void> {

@@ -317,3 +317,18 @@ Deno.test("startProxy: a socket folder others can reach is refused, not used", a
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("proxy: a job that ends while the user is being asked closes at once", async () => {
+  let answer: (value: DomainAnswer) => void = () => {};
+  const asked = Promise.withResolvers<void>();
+  await using proxy = await proxyFor([], {
+    ask: () => (asked.resolve(), new Promise<DomainAnswer>((resolve) => answer = resolve)),
+  });
+  using c = await client(proxy.port);
+  await c.write("CONNECT slow.test:443 HTTP/1.1\r\n\r\n");
+  await asked.promise;
+  await proxy.job.close();
+  await c.read();
+  assert.ok(c.ended);
+  answer("deny");
+});
