@@ -30,6 +30,7 @@ import { breakerOpen, DEFAULT_RETRY, retryDelayMs, type RetryOptions } from "./r
 import { buildCatalog, type Route } from "./catalog.ts";
 import type { CatalogTool, ServerConfig, ServerStatus } from "./types.ts";
 import { LogBudget } from "./stderr_lines.ts";
+import { OnceLog } from "./log_once.ts";
 import { GroupWatchdog } from "../../lib/process/watchdog.ts";
 import { planReload, type ReloadReport } from "./reload.ts";
 import { defaultRemoteOptions, type RemoteOptions } from "./remote.ts";
@@ -101,6 +102,8 @@ export class Downstreams implements AsyncDisposable {
   #upstream: ClientCapabilities = {};
   #started = false;
   readonly #sharingLogged = new Set<string>();
+  /** Every rebuild finds the same collisions again: each is logged once. */
+  readonly #collisionLog = new OnceLog((line) => this.#deps.log.info(line));
   readonly #links = new Map<string, Link>();
   readonly #deps: Required<DownstreamDeps>;
   readonly #listeners = new Set<() => void>();
@@ -512,7 +515,7 @@ export class Downstreams implements AsyncDisposable {
       return { config, link, tools: link.tools, instructions: link.instructions };
     });
     const { catalog, routes, collisions } = buildCatalog(sources);
-    for (const collision of collisions) this.#deps.log.info(`gateway: name collision: ${collision}`);
+    for (const collision of collisions) this.#collisionLog.say(`gateway: name collision: ${collision}`);
     this.#catalog = catalog;
     this.#routes = routes;
     for (const listener of this.#listeners) listener();

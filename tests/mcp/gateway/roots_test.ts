@@ -17,7 +17,9 @@ import { scriptServer } from "./_config.ts";
 
 Deno.test("roots: a rootless client's downstream server gets the gateway's workspace from roots/list", async () => {
   const workspace = os === "windows" ? "C:\\work\\ws" : "/work/ws";
-  const downstreams = new Downstreams([scriptServer("chatty", "chatty.ts")], { log: { info() {}, error() {} } });
+  const downstreams = new Downstreams([scriptServer("chatty", "chatty.ts")], {
+    log: { info() {}, error() {} },
+  });
   await loadServerSdk();
   const handle = frontDownstreams(downstreams, {
     workspaceRoots: [workspace],
