@@ -9,6 +9,7 @@ import {
 import { ToolError } from "../../lib/mcp/errors.ts";
 import type { CallToolResult } from "../../lib/mcp/sdk.ts";
 import { capQuote } from "../../lib/text/cap.ts";
+import { formatCount } from "../../lib/text/format.ts";
 import { capResult, RESULT_BUDGET_CHARS } from "./result_cap.ts";
 import { describeTool, healthLine, hitLine } from "./render.ts";
 import type { CatalogTool, SearchHit, ServerStatus } from "./types.ts";
@@ -52,6 +53,10 @@ export interface ToolDeps {
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 const CALLS = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
 const DEFAULT_LIMIT = 5;
+/** The most hits a search shows, and so the most names `select:` takes. */
+const MAX_LIMIT = 50;
+/** The most tools one gateway_describe names (each may carry a large schema). */
+const MAX_DESCRIBED = 20;
 
 /** Arguments for the downstream tool: any object (its own schema is checked downstream). */
 const callInput = {
@@ -69,6 +74,23 @@ function serverNotUp(statuses: readonly ServerStatus[], name: string): ServerSta
   );
 }
 
+/**
+ * The names of a comma list (or an array), trimmed, empty ones dropped; more than `max` is refused before
+ * any is looked up (a string is not held to the array form's schema limit).
+ */
+function nameList(names: string | readonly string[], max: number, action: string, per: string): string[] {
+  const list = (typeof names === "string" ? names.split(",") : names).map((name) => name.trim()).filter(
+    Boolean,
+  );
+  if (list.length > max) {
+    throw new ToolError(
+      "invalid_argument",
+      `Cannot ${action} ${formatCount(list.length)} tools at once: at most ${max} names per ${per}`,
+    );
+  }
+  return list;
+}
+
 /** The gateway's tool table. */
 export function createTools(deps: ToolDeps): ToolDefinition[] {
   const { backend, finder } = deps;
@@ -83,7 +105,7 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
       // Its tools are unknown until it comes up: say why it is not, rather than "no such tool".
       throw new ToolError(
         "unavailable",
-        `Cannot find tool "${name}": MCP server "${server.name}" is ${server.state}${
+        `Cannot find tool "${capQuote(name)}": MCP server "${server.name}" is ${server.state}${
           server.reason ? ` (${server.reason})` : ""
         }`,
       );
@@ -91,7 +113,7 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
     const near = finder.suggest(tools, name);
     throw new ToolError(
       "not_found",
-      `Cannot find tool "${name}"${
+      `Cannot find tool "${capQuote(name)}"${
         near.length ? `; did you mean ${near.map((n) => `"${n}"`).join(", ")}?` : ""
       }; gateway_search lists tools`,
     );
@@ -122,9 +144,12 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
         const tools = backend.catalog();
         const selected = query.trim().match(/^select:(.*)$/i)?.[1];
         const lines = selected === undefined
-          ? finder.search(tools, query, { limit: Math.max(1, Math.min(limit ?? DEFAULT_LIMIT, 50)), server })
+          ? finder.search(tools, query, {
+            limit: Math.max(1, Math.min(limit ?? DEFAULT_LIMIT, MAX_LIMIT)),
+            server,
+          })
             .map((hit) => hitLine(hit.tool))
-          : selected.split(",").map((name) => name.trim()).filter(Boolean).map((name) => hitLine(find(name)));
+          : nameList(selected, MAX_LIMIT, "select", "search").map((name) => hitLine(find(name)));
         const health = healthLine(backend.status(), backend.configError?.());
         const body = lines.length
           ? lines.join("\n")
@@ -135,11 +160,10 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
     defineTool({
       name: "gateway_describe",
       description: "Full input schema, annotations and output schema of the named tools (server__tool).",
-      input: { names: z.union([z.string(), z.array(z.string()).max(20)]) },
+      input: { names: z.union([z.string(), z.array(z.string()).max(MAX_DESCRIBED)]) },
       annotations: READ_ONLY,
       run: ({ names }) =>
-        (typeof names === "string" ? names.split(",") : names).map((name) => name.trim()).filter(Boolean)
-          .map((name) => describeTool(find(name))).join("\n"),
+        nameList(names, MAX_DESCRIBED, "describe", "call").map((name) => describeTool(find(name))).join("\n"),
     }),
     defineTool({
       name: "gateway_call",
