@@ -162,6 +162,14 @@ export class Downstreams implements AsyncDisposable {
     await Promise.allSettled(due.map((link) => this.#connect(link)));
   }
 
+  /** Resolves once `name` is up or failed again: its connect in flight, or a new one if it is due; else at once. */
+  async revive(name: string): Promise<void> {
+    const config = this.#configs.find((entry) => entry.name === name && entry.enabled);
+    const link = config && this.#linkOf(config);
+    if (!link || link.closing || link.state === "up" || this.#closed) return;
+    if (link.connecting || link.retryAt <= this.#deps.now()) await this.#connect(link);
+  }
+
   /** The visible tools of every server that was ever up (a down server keeps its last list). */
   catalog(): CatalogTool[] {
     return this.#catalog;

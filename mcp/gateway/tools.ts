@@ -9,11 +9,10 @@ import {
 import { ToolError } from "../../lib/mcp/errors.ts";
 import type { CallToolResult } from "../../lib/mcp/sdk.ts";
 import { capQuote } from "../../lib/text/cap.ts";
-import { formatCount } from "../../lib/text/format.ts";
 import { capResult, RESULT_BUDGET_CHARS } from "./result_cap.ts";
 import { describeTool, healthLine, hitLine } from "./render.ts";
 import type { CatalogTool, SearchHit, ServerStatus } from "./types.ts";
-import { prefixOf, SEPARATOR } from "./names.ts";
+import { createLookup, nameList, reviveAwaitingAuth } from "./lookup.ts";
 
 /** The downstream side as the tools see it. */
 export interface Backend {
@@ -26,6 +25,11 @@ export interface Backend {
     args: Record<string, unknown>,
     options: CallOptions,
   ): Promise<CallToolResult>;
+  /**
+   * Resolves once server `name` is up or has failed again: waits for its connect in flight, or starts one
+   * when it is down and past its backoff; at once otherwise.
+   */
+  revive?(name: string): Promise<void>;
 }
 
 /** How the tools call through: the upstream signal, and the upstream progress relay when one was asked for. */
@@ -64,64 +68,22 @@ const callInput = {
   arguments: z.object({}).catchall(z.unknown()).optional(),
 };
 
-/** The configured server a `server__tool` name points at, when that server is not up. */
-function serverNotUp(statuses: readonly ServerStatus[], name: string): ServerStatus | undefined {
-  const at = name.indexOf(SEPARATOR);
-  if (at <= 0) return undefined;
-  const prefix = name.slice(0, at);
-  return statuses.find((status) =>
-    prefixOf(status.name) === prefix && (status.state === "down" || status.state === "connecting")
-  );
-}
-
-/**
- * The names of a comma list (or an array), trimmed, empty ones dropped; more than `max` is refused before
- * any is looked up (a string is not held to the array form's schema limit).
- */
-function nameList(names: string | readonly string[], max: number, action: string, per: string): string[] {
-  const list = (typeof names === "string" ? names.split(",") : names).map((name) => name.trim()).filter(
-    Boolean,
-  );
-  if (list.length > max) {
-    throw new ToolError(
-      "invalid_argument",
-      `Cannot ${action} ${formatCount(list.length)} tools at once: at most ${max} names per ${per}`,
-    );
-  }
-  return list;
-}
-
 /** The gateway's tool table. */
 export function createTools(deps: ToolDeps): ToolDefinition[] {
   const { backend, finder } = deps;
   const budget = deps.resultBudgetChars ?? RESULT_BUDGET_CHARS;
 
-  const find = (name: string): CatalogTool => {
-    const tools = backend.catalog();
-    const tool = tools.find((entry) => entry.qualifiedName === name);
-    if (tool) return tool;
-    const server = serverNotUp(backend.status(), name);
-    if (server) {
-      // Its tools are unknown until it comes up: say why it is not, rather than "no such tool".
-      throw new ToolError(
-        "unavailable",
-        `Cannot find tool "${capQuote(name)}": MCP server "${server.name}" is ${server.state}${
-          server.reason ? ` (${server.reason})` : ""
-        }`,
-      );
-    }
-    const near = finder.suggest(tools, name);
-    throw new ToolError(
-      "not_found",
-      `Cannot find tool "${capQuote(name)}"${
-        near.length ? `; did you mean ${near.map((n) => `"${n}"`).join(", ")}?` : ""
-      }; gateway_search lists tools`,
-    );
+  const find = createLookup(backend, finder);
+  // One at a time, in order: the first unknown name is the error, as before.
+  const findAll = async (names: readonly string[]) => {
+    const found: CatalogTool[] = [];
+    for (const name of names) found.push(await find(name));
+    return found;
   };
 
   const call = async (name: string, args: Record<string, unknown> | undefined, context: ToolContext) =>
     capResult(
-      await backend.call(find(name).qualifiedName, args ?? {}, {
+      await backend.call((await find(name)).qualifiedName, args ?? {}, {
         signal: context.signal,
         ...(context.relayProgress ? { onProgress: context.relayProgress } : {}),
         ...(context.requestId === undefined ? {} : { origin: context.requestId }),
@@ -140,7 +102,8 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
         server: z.string().optional(),
       },
       annotations: READ_ONLY,
-      run: ({ query, limit, server }) => {
+      run: async ({ query, limit, server }) => {
+        await reviveAwaitingAuth(backend);
         const tools = backend.catalog();
         const selected = query.trim().match(/^select:(.*)$/i)?.[1];
         const lines = selected === undefined
@@ -149,7 +112,9 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
             server,
           })
             .map((hit) => hitLine(hit.tool))
-          : nameList(selected, MAX_LIMIT, "select", "search").map((name) => hitLine(find(name)));
+          : await findAll(nameList(selected, MAX_LIMIT, "select", "search")).then((found) =>
+            found.map(hitLine)
+          );
         const health = healthLine(backend.status(), backend.configError?.());
         const body = lines.length
           ? lines.join("\n")
@@ -162,8 +127,8 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
       description: "Full input schema, annotations and output schema of the named tools (server__tool).",
       input: { names: z.union([z.string(), z.array(z.string()).max(MAX_DESCRIBED)]) },
       annotations: READ_ONLY,
-      run: ({ names }) =>
-        nameList(names, MAX_DESCRIBED, "describe", "call").map((name) => describeTool(find(name))).join("\n"),
+      run: async ({ names }) =>
+        (await findAll(nameList(names, MAX_DESCRIBED, "describe", "call"))).map(describeTool).join("\n"),
     }),
     defineTool({
       name: "gateway_call",
@@ -180,8 +145,8 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
       input: callInput,
       output: "passthrough",
       annotations: READ_ONLY,
-      run: ({ name, arguments: args }, context) => {
-        const tool = find(name);
+      run: async ({ name, arguments: args }, context) => {
+        const tool = await find(name);
         if (tool.annotations?.readOnlyHint !== true) {
           throw new ToolError(
             "permission_denied",
