@@ -67,8 +67,8 @@ export class GatewayOAuthProvider implements OAuthClientProvider {
   #run: StoredAuth = {};
   /** The tokens last handed to the SDK or saved: what the gateway's redaction must know. */
   #known = new Set<string>();
-  /** While a code is exchanged: the error that ends the exchange instead of the SDK's retry. */
-  #exchange?: { refusal?: string };
+  /** While a code is exchanged: the SDK must not retry (a code is good for one use). */
+  #exchanging = false;
 
   readonly #owner: TokenOwner;
 
@@ -163,7 +163,7 @@ export class GatewayOAuthProvider implements OAuthClientProvider {
       }
       return response;
     };
-    this.#exchange = exchange;
+    this.#exchanging = true;
     try {
       await auth(this, { serverUrl: this.#options.serverUrl, authorizationCode: code, fetchFn });
     } catch (error) {
@@ -173,7 +173,7 @@ export class GatewayOAuthProvider implements OAuthClientProvider {
         { cause: error },
       );
     } finally {
-      this.#exchange = undefined;
+      this.#exchanging = false;
     }
   }
 
@@ -224,7 +224,7 @@ export class GatewayOAuthProvider implements OAuthClientProvider {
 
   async invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery"): Promise<void> {
     // The SDK's retry after a refused code would send the code again: end the exchange here instead.
-    if (this.#exchange) throw new Error("The authorization code was refused");
+    if (this.#exchanging) throw new Error("The authorization code was refused");
     if (scope === "verifier") this.#verifier = "";
     if (scope === "discovery") this.#discovery = undefined;
     if (scope !== "all" && scope !== "client" && scope !== "tokens") return;

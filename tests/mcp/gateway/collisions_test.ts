@@ -30,10 +30,10 @@ Deno.test("collisions: a list_changed storm rebuilds the catalog each time and l
   let rebuilds = 0;
   downstreams.onCatalogChanged(() => rebuilds++);
   await downstreams.start();
-  assert.equal(rebuilds, 1);
+  const before = rebuilds;
   assert.equal(textOf(await downstreams.call("clash__churn", { count: 20 })), "announced 20");
   // Each notification re-lists the tools and rebuilds the catalog: the collision is found each time.
-  await waitFor("rebuilds after the storm", () => rebuilds >= 3);
+  await waitFor("rebuilds after the storm", () => rebuilds >= before + 2);
   const collisions = lines.filter((line) => /name collision/.test(line));
   assert.equal(collisions.length, 1, collisions.join("\n"));
   assert.match(collisions[0], /"clash" tool "read_file" and "clash" tool "read\.file" both become/);
