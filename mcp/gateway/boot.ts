@@ -65,6 +65,7 @@ export function frontDownstreams(downstreams: Downstreams, options: FrontOptions
       status: () => downstreams.status(),
       configError: () => options.configError?.(),
       call: (name, args, callOptions) => downstreams.call(name, args, callOptions),
+      revive: (name) => downstreams.revive(name),
     },
     finder: createFinder(),
     cleanup: options.cleanup,

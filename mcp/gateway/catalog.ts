@@ -21,8 +21,8 @@ export interface Route<L> {
 
 /**
  * Applies each entry's allow/deny globs and description overrides and names the tools `<server>__<tool>`
- * (64 characters at most); on a collision the first in config order keeps the name, the other gets a hash
- * suffix, and the collision is reported.
+ * (64 characters at most); on a collision a name valid as written wins over a normalised one, then the first
+ * in config order; the other gets a hash suffix, and the collision is reported (names.ts).
  */
 export function buildCatalog<L>(
   sources: readonly CatalogSource<L>[],

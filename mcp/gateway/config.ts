@@ -15,7 +15,7 @@ import {
 } from "./config_fields.ts";
 import { parseEntry } from "./config_entry.ts";
 import { parseJsonc } from "./jsonc.ts";
-import type { GatewayConfig } from "./types.ts";
+import type { GatewayConfig, ServerConfig } from "./types.ts";
 import { BUILTIN_NAMES } from "./builtins.ts";
 
 export { ConfigError } from "./config_fields.ts";
@@ -72,7 +72,29 @@ export function parseConfig(
   const serversPlace = at(place, "mcpServers");
   const servers = Object.entries(expectObject(serversPlace, root.mcpServers))
     .map(([name, value]) => parseEntry({ name, value, place: at(serversPlace, name) }, context));
+  refuseSharedPrefixes(serversPlace, servers);
   return { file: absolute, servers };
+}
+
+/**
+ * Two entries whose names become one prefix (`my.srv`, `my_srv`) would share `my_srv__…`: a call would reach
+ * whichever came first. Disabled entries count too, so enabling one never moves a name to another server.
+ */
+function refuseSharedPrefixes(place: Place, servers: readonly ServerConfig[]): void {
+  const owners = new Map<string, string>();
+  for (const { name, prefix } of servers) {
+    const first = owners.get(prefix);
+    if (first === undefined) {
+      owners.set(prefix, name);
+      continue;
+    }
+    throw configError(
+      at(place, name),
+      `the server names ${JSON.stringify(first)} and ${JSON.stringify(name)} both become ${
+        JSON.stringify(prefix)
+      } in tool names; rename one of them`,
+    );
+  }
 }
 
 /**

@@ -30,6 +30,7 @@ import { breakerOpen, DEFAULT_RETRY, retryDelayMs, type RetryOptions } from "./r
 import { buildCatalog, type Route } from "./catalog.ts";
 import type { CatalogTool, ServerConfig, ServerStatus } from "./types.ts";
 import { LogBudget } from "./stderr_lines.ts";
+import { OnceLog } from "./log_once.ts";
 import { GroupWatchdog } from "../../lib/process/watchdog.ts";
 import { planReload, type ReloadReport } from "./reload.ts";
 import { defaultRemoteOptions, type RemoteOptions } from "./remote.ts";
@@ -101,6 +102,8 @@ export class Downstreams implements AsyncDisposable {
   #upstream: ClientCapabilities = {};
   #started = false;
   readonly #sharingLogged = new Set<string>();
+  /** Every rebuild finds the same collisions again: each is logged once. */
+  readonly #collisionLog = new OnceLog((line) => this.#deps.log.info(line));
   readonly #links = new Map<string, Link>();
   readonly #deps: Required<DownstreamDeps>;
   readonly #listeners = new Set<() => void>();
@@ -157,6 +160,14 @@ export class Downstreams implements AsyncDisposable {
       link.state === "down" && !link.closing && link.retryAt <= now
     );
     await Promise.allSettled(due.map((link) => this.#connect(link)));
+  }
+
+  /** Resolves once `name` is up or failed again: its connect in flight, or a new one if it is due; else at once. */
+  async revive(name: string): Promise<void> {
+    const config = this.#configs.find((entry) => entry.name === name && entry.enabled);
+    const link = config && this.#linkOf(config);
+    if (!link || link.closing || link.state === "up" || this.#closed) return;
+    if (link.connecting || link.retryAt <= this.#deps.now()) await this.#connect(link);
   }
 
   /** The visible tools of every server that was ever up (a down server keeps its last list). */
@@ -512,7 +523,7 @@ export class Downstreams implements AsyncDisposable {
       return { config, link, tools: link.tools, instructions: link.instructions };
     });
     const { catalog, routes, collisions } = buildCatalog(sources);
-    for (const collision of collisions) this.#deps.log.info(`gateway: name collision: ${collision}`);
+    for (const collision of collisions) this.#collisionLog.say(`gateway: name collision: ${collision}`);
     this.#catalog = catalog;
     this.#routes = routes;
     for (const listener of this.#listeners) listener();

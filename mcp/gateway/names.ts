@@ -3,6 +3,7 @@
  * client accepts it (OpenAI-style function names allow nothing else), at most 64 characters, unique.
  * @module
  */
+import { capQuote } from "../../lib/text/cap.ts";
 
 /** The longest name clients accept for a tool. */
 export const MAX_NAME_LENGTH = 64;
@@ -10,6 +11,8 @@ export const MAX_NAME_LENGTH = 64;
 export const SEPARATOR = "__";
 
 const HASH_LENGTH = 8;
+/** Characters of a tool name a collision line quotes. */
+const QUOTED_NAME_CHARS = 100;
 
 /** `name` with every character outside `[a-zA-Z0-9_-]` replaced by `_`. */
 export function normaliseName(name: string): string {
@@ -52,19 +55,21 @@ export interface AssignedNames {
 }
 
 /**
- * Names every entry. When two different (server, tool) pairs normalise to one name, the first in `entries`
- * (pass them in config order, then in the server's order) keeps it and the other gets a hash suffix;
- * the collision is reported, never fatal.
+ * Names every entry. A tool whose server and tool names are valid as they are claims its name first, so a
+ * `read.file` listed before it never takes `read_file` from `read_file`; among equals the first in `entries`
+ * (pass them in config order, then in the server's order) keeps it. Every other pair that wanted a name
+ * already taken gets a hash suffix; the collision is reported, never fatal.
  */
 export function assignNames(entries: readonly NameEntry[]): AssignedNames {
   const names = new Map<string, string>();
   const owners = new Map<string, NameEntry>();
   const losers: { key: string; entry: NameEntry; wanted: string }[] = [];
-  const seen = new Set<string>();
-  for (const entry of entries) {
+  // One (server, tool) listed twice is one tool.
+  const unique = [...new Map(entries.map((entry) => [toolKey(entry.server, entry.tool), entry])).values()];
+  const exact = (entry: NameEntry) =>
+    entry.prefix === entry.server && normaliseName(entry.tool) === entry.tool;
+  for (const entry of [...unique.filter(exact), ...unique.filter((entry) => !exact(entry))]) {
     const key = toolKey(entry.server, entry.tool);
-    if (seen.has(key)) continue;
-    seen.add(key);
     const wanted = qualifiedName(entry.prefix, entry.tool);
     if (owners.has(wanted)) {
       losers.push({ key, entry, wanted });
@@ -82,9 +87,11 @@ export function assignNames(entries: readonly NameEntry[]): AssignedNames {
     owners.set(name, entry);
     names.set(key, name);
     const first = owners.get(wanted)!;
+    // A server names its tools: a collision line quotes them short (the log keeps each line once).
+    const tool = (entry: NameEntry) => `"${capQuote(entry.tool, QUOTED_NAME_CHARS)}"`;
     collisions.push(
-      `"${first.server}" tool "${first.tool}" and "${entry.server}" tool "${entry.tool}" both normalise to ` +
-        `"${wanted}"; the second is named "${name}"`,
+      `"${first.server}" tool ${tool(first)} and "${entry.server}" tool ${tool(entry)} both become ` +
+        `"${wanted}"; ${tool(entry)} is named "${name}"`,
     );
   }
   return { names, collisions };

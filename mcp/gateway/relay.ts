@@ -17,7 +17,7 @@ import { CALL_CEILING_MS, type Downstreams } from "./downstream.ts";
 
 /**
  * Relays downstream log messages upstream, related to the call in flight on their server if any, and
- * dropped below the client's logging/setLevel; answers downstream roots/list from the upstream client's roots (`workspaceRoots` if asking it fails), and
+ * dropped below the client's logging/setLevel; answers downstream roots/list from the upstream client's roots (`workspaceRoots` if it has none or asking fails), and
  * passes the upstream roots/list_changed down. Elicitation and sampling go to the upstream client when it
  * declared them (elicitations one at a time, in order), related to the upstream call that caused them, and
  * are cancelled with the downstream request; otherwise an elicitation is declined and a sampling request

@@ -12,7 +12,7 @@ import { capQuote } from "../../lib/text/cap.ts";
 import { capResult, RESULT_BUDGET_CHARS } from "./result_cap.ts";
 import { describeTool, healthLine, hitLine } from "./render.ts";
 import type { CatalogTool, SearchHit, ServerStatus } from "./types.ts";
-import { prefixOf, SEPARATOR } from "./names.ts";
+import { createLookup, nameList, reviveAwaitingAuth } from "./lookup.ts";
 
 /** The downstream side as the tools see it. */
 export interface Backend {
@@ -25,6 +25,11 @@ export interface Backend {
     args: Record<string, unknown>,
     options: CallOptions,
   ): Promise<CallToolResult>;
+  /**
+   * Resolves once server `name` is up or has failed again: waits for its connect in flight, or starts one
+   * when it is down and past its backoff; at once otherwise.
+   */
+  revive?(name: string): Promise<void>;
 }
 
 /** How the tools call through: the upstream signal, and the upstream progress relay when one was asked for. */
@@ -52,6 +57,10 @@ export interface ToolDeps {
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 const CALLS = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
 const DEFAULT_LIMIT = 5;
+/** The most hits a search shows, and so the most names `select:` takes. */
+const MAX_LIMIT = 50;
+/** The most tools one gateway_describe names (each may carry a large schema). */
+const MAX_DESCRIBED = 20;
 
 /** Arguments for the downstream tool: any object (its own schema is checked downstream). */
 const callInput = {
@@ -59,47 +68,22 @@ const callInput = {
   arguments: z.object({}).catchall(z.unknown()).optional(),
 };
 
-/** The configured server a `server__tool` name points at, when that server is not up. */
-function serverNotUp(statuses: readonly ServerStatus[], name: string): ServerStatus | undefined {
-  const at = name.indexOf(SEPARATOR);
-  if (at <= 0) return undefined;
-  const prefix = name.slice(0, at);
-  return statuses.find((status) =>
-    prefixOf(status.name) === prefix && (status.state === "down" || status.state === "connecting")
-  );
-}
-
 /** The gateway's tool table. */
 export function createTools(deps: ToolDeps): ToolDefinition[] {
   const { backend, finder } = deps;
   const budget = deps.resultBudgetChars ?? RESULT_BUDGET_CHARS;
 
-  const find = (name: string): CatalogTool => {
-    const tools = backend.catalog();
-    const tool = tools.find((entry) => entry.qualifiedName === name);
-    if (tool) return tool;
-    const server = serverNotUp(backend.status(), name);
-    if (server) {
-      // Its tools are unknown until it comes up: say why it is not, rather than "no such tool".
-      throw new ToolError(
-        "unavailable",
-        `Cannot find tool "${name}": MCP server "${server.name}" is ${server.state}${
-          server.reason ? ` (${server.reason})` : ""
-        }`,
-      );
-    }
-    const near = finder.suggest(tools, name);
-    throw new ToolError(
-      "not_found",
-      `Cannot find tool "${name}"${
-        near.length ? `; did you mean ${near.map((n) => `"${n}"`).join(", ")}?` : ""
-      }; gateway_search lists tools`,
-    );
+  const find = createLookup(backend, finder);
+  // One at a time, in order: the first unknown name is the error, as before.
+  const findAll = async (names: readonly string[]) => {
+    const found: CatalogTool[] = [];
+    for (const name of names) found.push(await find(name));
+    return found;
   };
 
   const call = async (name: string, args: Record<string, unknown> | undefined, context: ToolContext) =>
     capResult(
-      await backend.call(find(name).qualifiedName, args ?? {}, {
+      await backend.call((await find(name)).qualifiedName, args ?? {}, {
         signal: context.signal,
         ...(context.relayProgress ? { onProgress: context.relayProgress } : {}),
         ...(context.requestId === undefined ? {} : { origin: context.requestId }),
@@ -118,13 +102,19 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
         server: z.string().optional(),
       },
       annotations: READ_ONLY,
-      run: ({ query, limit, server }) => {
+      run: async ({ query, limit, server }) => {
+        await reviveAwaitingAuth(backend);
         const tools = backend.catalog();
         const selected = query.trim().match(/^select:(.*)$/i)?.[1];
         const lines = selected === undefined
-          ? finder.search(tools, query, { limit: Math.max(1, Math.min(limit ?? DEFAULT_LIMIT, 50)), server })
+          ? finder.search(tools, query, {
+            limit: Math.max(1, Math.min(limit ?? DEFAULT_LIMIT, MAX_LIMIT)),
+            server,
+          })
             .map((hit) => hitLine(hit.tool))
-          : selected.split(",").map((name) => name.trim()).filter(Boolean).map((name) => hitLine(find(name)));
+          : await findAll(nameList(selected, MAX_LIMIT, "select", "search")).then((found) =>
+            found.map(hitLine)
+          );
         const health = healthLine(backend.status(), backend.configError?.());
         const body = lines.length
           ? lines.join("\n")
@@ -135,11 +125,10 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
     defineTool({
       name: "gateway_describe",
       description: "Full input schema, annotations and output schema of the named tools (server__tool).",
-      input: { names: z.union([z.string(), z.array(z.string()).max(20)]) },
+      input: { names: z.union([z.string(), z.array(z.string()).max(MAX_DESCRIBED)]) },
       annotations: READ_ONLY,
-      run: ({ names }) =>
-        (typeof names === "string" ? names.split(",") : names).map((name) => name.trim()).filter(Boolean)
-          .map((name) => describeTool(find(name))).join("\n"),
+      run: async ({ names }) =>
+        (await findAll(nameList(names, MAX_DESCRIBED, "describe", "call"))).map(describeTool).join("\n"),
     }),
     defineTool({
       name: "gateway_call",
@@ -156,8 +145,8 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
       input: callInput,
       output: "passthrough",
       annotations: READ_ONLY,
-      run: ({ name, arguments: args }, context) => {
-        const tool = find(name);
+      run: async ({ name, arguments: args }, context) => {
+        const tool = await find(name);
         if (tool.annotations?.readOnlyHint !== true) {
           throw new ToolError(
             "permission_denied",

@@ -3,16 +3,19 @@
  * interactive OAuth provider; when the server asks for authorisation the SDK discovers the authorization
  * server, registers the gateway when it offers dynamic registration, and hands us the authorization URL
  * (with a PKCE challenge). We open it and print it (a headless machine's user opens it elsewhere), wait for
- * the redirect to a loopback listener, exchange the code, and connect again to prove the tokens work.
+ * the redirect to a loopback listener, exchange the code (once), connect again to prove the tokens work,
+ * and only then store them: a failed run leaves what was stored as it was.
  * @module
  */
-import { auth, Client, UnauthorizedError } from "../../../lib/mcp/sdk_client.ts";
+import { Client, UnauthorizedError } from "../../../lib/mcp/sdk_client.ts";
 import { VERSION } from "../../../lib/version.ts";
 import { ConfigError } from "../config_fields.ts";
 import { listAllTools } from "../connect.ts";
 import { connectRemote, remoteProvider } from "../remote.ts";
 import type { GatewayConfig, RemoteTransport } from "../types.ts";
 import { listenForRedirect } from "./loopback.ts";
+import { NeedsAuthError } from "./needs_auth.ts";
+import { failureText } from "../redact.ts";
 import { TokenStore } from "./token_store.ts";
 
 /** How long the command waits for the user to finish in the browser. */
@@ -45,7 +48,9 @@ export async function authorizeServer(options: AuthorizeOptions): Promise<Author
   if (options.tokenDir === undefined) {
     throw new Error("Cannot store tokens: no user config folder (set HOME, or APPDATA on Windows)");
   }
-  await using listener = listenForRedirect();
+  // The browser may answer while the first connect still waits on opening it: the state is read then.
+  let requested: () => string = () => "";
+  await using listener = listenForRedirect(() => requested());
   const provider = remoteProvider(options.name, spec, {
     tokenDir: options.tokenDir,
     interactive: {
@@ -62,10 +67,11 @@ export async function authorizeServer(options: AuthorizeOptions): Promise<Author
       },
     },
   })!;
+  requested = () => provider.expectedState;
   const first = await tryConnect(options.name, spec, provider).catch((error) => {
     throw registrationHint(error, options.name);
   });
-  if (first !== undefined) return { authorised: false, tools: first };
+  if (typeof first === "number") return { authorised: false, tools: first };
   let timer: ReturnType<typeof setTimeout> | undefined;
   const waitMs = options.waitMs ?? AUTHORIZE_WAIT_MS;
   const timeout = new Promise<never>((_, reject) => {
@@ -75,43 +81,58 @@ export async function authorizeServer(options: AuthorizeOptions): Promise<Author
     );
   });
   try {
-    const { code, state } = await Promise.race([listener.redirected, timeout]);
-    if (state !== provider.expectedState) {
-      throw new Error("The redirect's state does not match the request's: refusing it (start again)");
-    }
-    await auth(provider, { serverUrl: spec.url, authorizationCode: code });
+    // The listener refuses a redirect whose state is not this request's (and says so on the page).
+    const { code } = await Promise.race([listener.redirected, timeout]);
+    await provider.exchangeCode(code);
   } finally {
     clearTimeout(timer);
   }
   const tools = await tryConnect(options.name, spec, provider);
-  if (tools === undefined) throw new Error(`MCP server "${options.name}" still refuses the new tokens`);
+  if (typeof tools !== "number") {
+    // Running this command again would end the same way: say so, rather than the gateway's "run ... auth".
+    throw new Error(
+      `MCP server "${options.name}" refused the tokens its authorization server just issued (${
+        authReason(tools.refused, provider.secrets())
+      }); nothing was stored. The server or its authorization server may be misconfigured (resource, ` +
+        "scopes), or the account may not have access to it",
+      { cause: tools.refused },
+    );
+  }
+  await provider.commit();
   // What an earlier gateway kept for this URL (for whichever entry was authorised last) is replaced now.
   await new TokenStore(options.tokenDir).removeLegacy(spec.url);
   return { authorised: true, tools };
 }
 
-/** The tool count when the server lets us in; undefined when it asked for authorisation. */
+/** The tool count when the server lets us in; the refusal when it asked for authorisation. */
 async function tryConnect(
   name: string,
   spec: RemoteTransport,
   provider: ReturnType<typeof remoteProvider>,
-): Promise<number | undefined> {
+): Promise<number | { refused: unknown }> {
   const client = new Client({ name: "continue-gateway-auth", version: VERSION });
   try {
     await connectRemote(client, name, spec, provider);
     return (await listAllTools(client)).length;
   } catch (error) {
-    // The SDK ends a connect that needs the browser step with UnauthorizedError (wrapped by connectRemote).
+    // The SDK ends a connect that needs the browser step with UnauthorizedError (wrapped by connectRemote),
+    // and a 401 it cannot get past with the tokens it has as a NeedsAuthError.
     if (
-      error instanceof UnauthorizedError ||
+      error instanceof UnauthorizedError || error instanceof NeedsAuthError ||
       (error instanceof Error && error.cause instanceof UnauthorizedError)
     ) {
-      return undefined;
+      return { refused: error };
     }
     throw error;
   } finally {
     await client.close().catch(() => {});
   }
+}
+
+/** What the server answered, without the gateway's "run gateway-mcp auth" hint. */
+function authReason(error: unknown, secrets: readonly string[]): string {
+  const cause = error instanceof NeedsAuthError && error.cause instanceof Error ? error.cause : error;
+  return failureText(cause instanceof Error ? cause.message || cause.name : String(cause), secrets);
 }
 
 /** An authorization server without dynamic registration needs a client registered by hand. */

@@ -1,7 +1,8 @@
 /**
  * The redirect end of the browser step: a one-shot HTTP listener on 127.0.0.1 at a port the OS picks
  * (RFC 8252 loopback redirect), which receives the authorization code and tells the user to go back to
- * the terminal.
+ * the terminal. The page never says "Authorised": the terminal knows that only once the code was exchanged
+ * and the tokens worked. A redirect whose `state` is not the request's is refused on the page too.
  * @module
  */
 
@@ -22,8 +23,8 @@ export interface LoopbackListener extends AsyncDisposable {
 
 const PAGE_HEADERS = { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" };
 
-/** Starts listening; close it (or `await using`) when done. */
-export function listenForRedirect(): LoopbackListener {
+/** Starts listening; `expectedState()` is the state of the request made; close it (or `await using`) when done. */
+export function listenForRedirect(expectedState: () => string): LoopbackListener {
   const { promise: redirected, resolve, reject } = Promise.withResolvers<Redirected>();
   redirected.catch(() => {});
   let settled = false;
@@ -44,10 +45,20 @@ export function listenForRedirect(): LoopbackListener {
     }
     if (!code) return new Response("Missing ?code=", { status: 400, headers: PAGE_HEADERS });
     settled = true;
-    resolve({ code, state: url.searchParams.get("state") });
-    return new Response("Authorised. You can close this tab and go back to the terminal.", {
-      headers: PAGE_HEADERS,
-    });
+    const state = url.searchParams.get("state");
+    if (!expectedState() || state !== expectedState()) {
+      // Another request's answer (or a forged one): what the terminal refuses, the page must not approve.
+      reject(new Error("The redirect's state does not match the request's: refusing it (start again)"));
+      return new Response(
+        "Authorisation refused: this answer does not belong to the request the terminal made. Start again there.",
+        { status: 400, headers: PAGE_HEADERS },
+      );
+    }
+    resolve({ code, state });
+    return new Response(
+      "Received. Go back to the terminal: it finishes the authorisation and says whether it worked.",
+      { headers: PAGE_HEADERS },
+    );
   });
   const close = async () => {
     await server.shutdown();

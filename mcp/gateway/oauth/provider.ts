@@ -5,7 +5,8 @@
  * what a browser step means. Serving an agent (no `interactive`), it never opens a browser: a step that
  * needs the user throws NeedsAuthError. Run by `gateway-mcp auth` (`interactive` set), it opens one and
  * starts afresh: it reads only what this run registered and received (a client registered earlier names
- * another loopback port), and writes it over what was stored.
+ * another loopback port), keeps it in memory, and writes it over what was stored only when `commit()` is
+ * called, once the tokens have worked: a failed run leaves the store as it was.
  * @module
  */
 import {
@@ -17,6 +18,7 @@ import {
 } from "../../../lib/mcp/sdk_client.ts";
 import type { RemoteTransport } from "../types.ts";
 import { NeedsAuthError } from "./needs_auth.ts";
+import { isCodeExchange, refusalText } from "./code_refusal.ts";
 import type { StoredAuth, StoredTokens, TokenOwner, TokenStore } from "./token_store.ts";
 
 /** An access token this close to its expiry is refreshed before use. */
@@ -65,6 +67,8 @@ export class GatewayOAuthProvider implements OAuthClientProvider {
   #run: StoredAuth = {};
   /** The tokens last handed to the SDK or saved: what the gateway's redaction must know. */
   #known = new Set<string>();
+  /** While a code is exchanged: the SDK must not retry (a code is good for one use). */
+  #exchanging = false;
 
   readonly #owner: TokenOwner;
 
@@ -119,6 +123,7 @@ export class GatewayOAuthProvider implements OAuthClientProvider {
   async saveClientInformation(client: OAuthClientInformationMixed): Promise<void> {
     this.#run = { ...this.#run, client };
     this.#remember(undefined, client);
+    if (this.#options.interactive) return; // kept until commit()
     await this.#options.store.update(this.#owner, (stored) => ({ ...stored, client }));
   }
 
@@ -140,7 +145,45 @@ export class GatewayOAuthProvider implements OAuthClientProvider {
     const stamped = { ...tokens, ...expiresAt };
     this.#run = { ...this.#run, tokens: stamped };
     this.#remember(stamped);
+    if (this.#options.interactive) return; // kept until commit()
     await this.#options.store.update(this.#owner, (stored) => ({ ...stored, tokens: stamped }));
+  }
+
+  /**
+   * Trades the browser's authorization code for tokens, sending it once: the SDK's auth() would send it
+   * again after a refusal (and show the second refusal, "unknown code"). Throws with the first refusal.
+   */
+  async exchangeCode(code: string): Promise<void> {
+    const base = this.#options.fetch ?? fetch;
+    const exchange: { refusal?: string } = {};
+    const fetchFn: typeof fetch = async (input, init) => {
+      const response = await base(input, init);
+      if (!response.ok && isCodeExchange(init)) {
+        exchange.refusal = await refusalText(response.clone(), this.secrets());
+      }
+      return response;
+    };
+    this.#exchanging = true;
+    try {
+      await auth(this, { serverUrl: this.#options.serverUrl, authorizationCode: code, fetchFn });
+    } catch (error) {
+      if (exchange.refusal === undefined) throw error;
+      throw new Error(
+        `The authorization server refused the authorization code: ${exchange.refusal}; start again`,
+        { cause: error },
+      );
+    } finally {
+      this.#exchanging = false;
+    }
+  }
+
+  /** Writes this interactive run's client and tokens over what was stored for the entry. */
+  async commit(): Promise<void> {
+    const { client, tokens } = this.#run;
+    await this.#options.store.update(this.#owner, () => ({
+      ...(client ? { client } : {}),
+      ...(tokens ? { tokens } : {}),
+    }));
   }
 
   /** Trades the refresh token for new tokens now (calls in parallel share one refresh). */
@@ -180,6 +223,8 @@ export class GatewayOAuthProvider implements OAuthClientProvider {
   }
 
   async invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery"): Promise<void> {
+    // The SDK's retry after a refused code would send the code again: end the exchange here instead.
+    if (this.#exchanging) throw new Error("The authorization code was refused");
     if (scope === "verifier") this.#verifier = "";
     if (scope === "discovery") this.#discovery = undefined;
     if (scope !== "all" && scope !== "client" && scope !== "tokens") return;
@@ -188,6 +233,7 @@ export class GatewayOAuthProvider implements OAuthClientProvider {
       : scope === "client"
       ? { tokens: this.#run.tokens }
       : {};
+    if (this.#options.interactive) return;
     await this.#options.store.update(this.#owner, (stored) => {
       // Another gateway (another editor window) may have refreshed meanwhile: keep tokens we did not use.
       const replaced = scope === "tokens" && stored.tokens?.refresh_token !== this.#handedRefresh;

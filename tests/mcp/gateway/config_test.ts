@@ -204,6 +204,27 @@ Deno.test("config: server names that are empty or contain __ (before or after no
   );
 });
 
+Deno.test("config: two server names that become one in tool names are refused, naming both entries", () => {
+  // Accepted, "my_srv__echo" reached whichever came first and the other's tools got hash suffixes.
+  assert.equal(
+    errorOf({ mcpServers: { "my.srv": { command: "x" }, "my_srv": { command: "y" } } }),
+    `${FILE}: mcpServers.my_srv: the server names "my.srv" and "my_srv" both become "my_srv" in tool names; ` +
+      "rename one of them",
+  );
+  assert.equal(
+    errorOf({
+      mcpServers: { a: { command: "x" }, "b c": { command: "x" }, "b/c": { command: "y", enabled: false } },
+    }),
+    `${FILE}: mcpServers["b/c"]: the server names "b c" and "b/c" both become "b_c" in tool names; ` +
+      "rename one of them",
+    "a disabled entry counts too: enabling it must not change which server a name reaches",
+  );
+  assert.deepEqual(servers({ My_srv: { command: "x" }, my_srv: { command: "y" } }).map((s) => s.prefix), [
+    "My_srv",
+    "my_srv",
+  ], "names differing only in case stay apart (tool names are case-sensitive)");
+});
+
 Deno.test("config: a builtin names one of this project's servers and takes no process keys", () => {
   assert.equal(
     errorOf({ mcpServers: { n: { builtin: "note" } } }),

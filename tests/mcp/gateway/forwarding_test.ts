@@ -310,13 +310,15 @@ Deno.test("forwarding: each server is declared exactly the client capabilities t
     await using upstream = await gatewayWith(servers(), {}, (handle) => upstreamClient(handle, capabilities));
     return JSON.parse(await upstream.call("chatty__capabilities"));
   };
-  assert.deepEqual(await declaredTo({}), {});
+  // Roots are the exception: a rootless client's servers get the gateway's workspace (roots_test.ts).
+  assert.deepEqual(await declaredTo({}), { roots: {} });
   assert.deepEqual(await declaredTo({ roots: { listChanged: true }, elicitation: {}, sampling: {} }), {
     roots: { listChanged: true },
     elicitation: { form: {} },
     sampling: {},
   });
   assert.deepEqual(await declaredTo({ elicitation: { url: {} }, sampling: { tools: {} } }), {
+    roots: {},
     sampling: { tools: {} },
   });
 });
@@ -328,7 +330,7 @@ Deno.test("forwarding: an in-process builtin gets the upstream client's roots on
     return textOf(await upstream.call("gateway_call", { name: "fs__fs_list", arguments: { path: "." } }));
   };
   assert.match(await listing({ roots: [pathToFileURL(root.path).href] }), /upstream-marker\.txt/);
-  // Not declared roots, the server keeps its own workspace (MCP_WORKSPACE, else the cwd).
+  // A rootless client: the server gets the gateway's workspace (none here), so it keeps its own (the cwd).
   assert.doesNotMatch(await listing({}), /upstream-marker/);
 });
 
@@ -463,10 +465,10 @@ Deno.test("forwarding: a server whose declared capabilities change gets a new co
   await downstreams.start();
   const declared = async (server: string) =>
     JSON.parse(textOf(await downstreams.call(`${server}__capabilities`, {})));
-  assert.deepEqual(await declared("chatty"), {});
+  assert.deepEqual(await declared("chatty"), { roots: {} });
   const first = downstreams.pidOf("chatty");
   await downstreams.declare({ sampling: {} });
-  assert.deepEqual(await declared("chatty"), { sampling: {} });
+  assert.deepEqual(await declared("chatty"), { roots: {}, sampling: {} });
   const second = downstreams.pidOf("chatty");
   assert.notEqual(second, first);
   await downstreams.declare({ sampling: {} });
@@ -477,7 +479,7 @@ Deno.test("forwarding: a server whose declared capabilities change gets a new co
     scriptServer("chatty", "chatty.ts", { elicitation: [{ match: /^Never$/, action: "decline" }] }),
     scriptServer("other", "chatty.ts", { env: { WHO: "other" } }),
   ]);
-  assert.deepEqual(await declared("chatty"), { elicitation: { form: {} }, sampling: {} });
+  assert.deepEqual(await declared("chatty"), { roots: {}, elicitation: { form: {} }, sampling: {} });
   assert.equal(downstreams.pidOf("other"), other);
 });
 

@@ -44,48 +44,59 @@ Deno.test("names: assignNames gives each (server, tool) its qualified name when 
   assert.equal(names.get(toolKey("jira", "list_issues")), "jira__list_issues");
 });
 
-Deno.test("names: a collision is reported and the second tool gets a hash suffix, deterministically", () => {
+Deno.test("names: a collision is reported and the normalised tool gets a hash suffix, deterministically", () => {
   const entries = [
     { server: "db", prefix: "db", tool: "run.query" },
     { server: "db", prefix: "db", tool: "run_query" },
     { server: "db", prefix: "db", tool: "run query" },
-    { server: "a.b", prefix: "a_b", tool: "x" },
-    { server: "a_b", prefix: "a_b", tool: "x" },
+    { server: "a_", prefix: "a_", tool: "x" },
+    { server: "a", prefix: "a", tool: "_x" },
   ];
   const { names, collisions } = assignNames(entries);
-  assert.equal(names.get(toolKey("db", "run.query")), "db__run_query");
-  const second = names.get(toolKey("db", "run_query"))!;
-  const third = names.get(toolKey("db", "run query"))!;
-  assert.match(second, /^db__run_query_[0-9a-f]{8}$/);
-  assert.match(third, /^db__run_query_[0-9a-f]{8}$/);
-  assert.notEqual(second, third);
-  assert.equal(names.get(toolKey("a.b", "x")), "a_b__x");
-  assert.match(names.get(toolKey("a_b", "x"))!, /^a_b__x_[0-9a-f]{8}$/);
+  // run_query is a valid name as it is: it keeps it, though run.query came first.
+  assert.equal(names.get(toolKey("db", "run_query")), "db__run_query");
+  const dotted = names.get(toolKey("db", "run.query"))!;
+  const spaced = names.get(toolKey("db", "run query"))!;
+  assert.match(dotted, /^db__run_query_[0-9a-f]{8}$/);
+  assert.match(spaced, /^db__run_query_[0-9a-f]{8}$/);
+  assert.notEqual(dotted, spaced);
+  // Both exact, across servers: the first in config order keeps it.
+  assert.equal(names.get(toolKey("a_", "x")), "a___x");
+  const second = names.get(toolKey("a", "_x"))!;
+  assert.match(second, /^a___x_[0-9a-f]{8}$/);
   assert.equal(new Set(names.values()).size, names.size, "every name is unique");
   assert.deepEqual(collisions, [
-    `"db" tool "run.query" and "db" tool "run_query" both normalise to "db__run_query"; the second is named "${second}"`,
-    `"db" tool "run.query" and "db" tool "run query" both normalise to "db__run_query"; the second is named "${third}"`,
-    `"a.b" tool "x" and "a_b" tool "x" both normalise to "a_b__x"; the second is named "${
-      names.get(toolKey("a_b", "x"))
-    }"`,
+    `"a_" tool "x" and "a" tool "_x" both become "a___x"; "_x" is named "${second}"`,
+    `"db" tool "run_query" and "db" tool "run.query" both become "db__run_query"; "run.query" is named "${dotted}"`,
+    `"db" tool "run_query" and "db" tool "run query" both become "db__run_query"; "run query" is named "${spaced}"`,
   ]);
   assert.deepEqual(assignNames(entries), { names, collisions }, "same input, same names");
 });
 
+Deno.test("names: a tool whose name is valid as it is keeps it, whatever was listed before it", () => {
+  // Found attacking the gateway: read_file became read_file_e73807f2 because read.file was listed first.
+  const { names } = assignNames([
+    { server: "fs", prefix: "fs", tool: "read.file" },
+    { server: "fs", prefix: "fs", tool: "read_file" },
+  ]);
+  assert.equal(names.get(toolKey("fs", "read_file")), "fs__read_file");
+  assert.match(names.get(toolKey("fs", "read.file"))!, /^fs__read_file_[0-9a-f]{8}$/);
+});
+
 Deno.test("names: a suffixed name never takes a later tool's own name, and stays within 64 characters", () => {
   const first = assignNames([
-    { server: "s", prefix: "s", tool: "a.b" },
     { server: "s", prefix: "s", tool: "a_b" },
+    { server: "s", prefix: "s", tool: "a.b" },
   ]);
-  const suffixed = first.names.get(toolKey("s", "a_b"))!;
+  const suffixed = first.names.get(toolKey("s", "a.b"))!;
   const tool = suffixed.slice("s__".length);
   const { names } = assignNames([
-    { server: "s", prefix: "s", tool: "a.b" },
     { server: "s", prefix: "s", tool: "a_b" },
+    { server: "s", prefix: "s", tool: "a.b" },
     { server: "s", prefix: "s", tool },
   ]);
   assert.equal(names.get(toolKey("s", tool)), suffixed, "the tool whose own name it is keeps it");
-  assert.notEqual(names.get(toolKey("s", "a_b")), suffixed);
+  assert.notEqual(names.get(toolKey("s", "a.b")), suffixed);
   assert.equal(new Set(names.values()).size, 3);
   const long = "x".repeat(80);
   const capped = assignNames([
@@ -94,6 +105,16 @@ Deno.test("names: a suffixed name never takes a later tool's own name, and stays
   ]);
   for (const name of capped.names.values()) assert.match(name, VALID);
   assert.equal(capped.collisions.length, 1);
+});
+
+Deno.test("names: a collision line quotes a huge tool name short", () => {
+  const huge = `${"x".repeat(100_000)}.`;
+  const { collisions } = assignNames([
+    { server: "s", prefix: "s", tool: `${"x".repeat(100_000)}_` },
+    { server: "s", prefix: "s", tool: huge },
+  ]);
+  assert.equal(collisions.length, 1);
+  assert.ok(collisions[0].length < 1_000, `${collisions[0].length} characters`);
 });
 
 Deno.test("names: the same (server, tool) listed twice is one tool, not a collision", () => {

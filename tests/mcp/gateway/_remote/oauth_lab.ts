@@ -2,7 +2,8 @@
  * A real OAuth 2.1 authorization server and a protected MCP server, each on its own 127.0.0.1 port, for
  * the remote-server tests. The authorization server: metadata (RFC 8414), dynamic client registration
  * (RFC 7591), /authorize that approves at once and redirects with a code, /token for authorization_code
- * (PKCE S256 checked) and refresh_token (rotated), and switches to expire or revoke what it issued. The
+ * (PKCE S256 checked; a code is spent by its first use) and refresh_token (rotated), and switches to expire or
+ * revoke what it issued, to refuse every PKCE verifier, or to have the MCP server refuse every token. The
  * MCP server: protected-resource metadata (RFC 9728), bearer tokens checked on every request, 401 with
  * `WWW-Authenticate: Bearer resource_metadata=…`, the SDK's McpServer over the web-standard Streamable
  * HTTP server transport.
@@ -17,6 +18,8 @@ export interface LabCounts {
   registrations: number;
   authorizations: number;
   codeExchanges: number;
+  /** Token requests with grant_type authorization_code, accepted or not. */
+  codeAttempts: number;
   refreshes: number;
   /** MCP requests refused with 401. */
   refused: number;
@@ -48,18 +51,27 @@ interface Grant {
   revoked: boolean;
 }
 
-/**
- * Starts both servers; `protect: false` serves the MCP endpoint without any auth, `registration: false`
- * offers no dynamic client registration.
- */
-export function startOAuthLab(
-  options: { protect?: boolean; accessTtlS?: number; registration?: boolean } = {},
-): OAuthLab {
+/** How the lab behaves. */
+export interface LabOptions {
+  /** false: the MCP endpoint takes no auth at all. */
+  protect?: boolean;
+  accessTtlS?: number;
+  /** false: no dynamic client registration. */
+  registration?: boolean;
+  /** Every PKCE verifier is refused (invalid_grant), as a server with a broken S256 check would. */
+  rejectVerifier?: boolean;
+  /** The MCP server refuses every token, even one just issued (a misconfigured audience). */
+  refuseTokens?: boolean;
+}
+
+/** Starts both servers. */
+export function startOAuthLab(options: LabOptions = {}): OAuthLab {
   const protect = options.protect ?? true;
   const counts: LabCounts = {
     registrations: 0,
     authorizations: 0,
     codeExchanges: 0,
+    codeAttempts: 0,
     refreshes: 0,
     refused: 0,
   };
@@ -87,7 +99,8 @@ export function startOAuthLab(
       refresh_token: grant.refresh,
     });
   };
-  const oauthError = (error: string, status = 400) => Response.json({ error }, { status });
+  const oauthError = (error: string, description?: string) =>
+    Response.json({ error, ...(description ? { error_description: description } : {}) }, { status: 400 });
 
   const issuerServer: Deno.HttpServer<Deno.NetAddr> = Deno.serve(
     quiet,
@@ -138,14 +151,19 @@ export function startOAuthLab(
       if (url.pathname === "/token" && request.method === "POST") {
         const form = new URLSearchParams(await request.text());
         if (form.get("grant_type") === "authorization_code") {
+          counts.codeAttempts++;
           const pending = codes.get(form.get("code") ?? "");
           codes.delete(form.get("code") ?? "");
-          if (!pending || pending.clientId !== form.get("client_id")) return oauthError("invalid_grant");
-          if (pending.redirectUri !== form.get("redirect_uri")) return oauthError("invalid_grant");
-          if (await s256(form.get("code_verifier") ?? "") !== pending.challenge) {
-            return oauthError(
-              "invalid_grant",
-            );
+          if (!pending) return oauthError("invalid_grant", "unknown code");
+          if (pending.clientId !== form.get("client_id")) {
+            return oauthError("invalid_grant", "another client's code");
+          }
+          if (pending.redirectUri !== form.get("redirect_uri")) {
+            return oauthError("invalid_grant", "wrong redirect_uri");
+          }
+          const verified = await s256(form.get("code_verifier") ?? "") === pending.challenge;
+          if (!verified || options.rejectVerifier) {
+            return oauthError("invalid_grant", "PKCE verification failed");
           }
           counts.codeExchanges++;
           return issueGrant(pending.clientId);
@@ -185,7 +203,7 @@ export function startOAuthLab(
     if (protect) {
       const token = request.headers.get("authorization")?.match(/^Bearer (.+)$/i)?.[1];
       const grant = grants.find((candidate) => candidate.access === token);
-      if (!grant || !grant.accessValid || grant.revoked) {
+      if (!grant || !grant.accessValid || grant.revoked || options.refuseTokens) {
         counts.refused++;
         return new Response(JSON.stringify({ error: "invalid_token" }), {
           status: 401,
