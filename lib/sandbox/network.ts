@@ -1,0 +1,37 @@
+/**
+ * What an engine does for a plan's network: the seam between the policy's {@link NetworkPlan} and the
+ * allow-list proxy (lib/sandbox/proxy.ts, an HTTP CONNECT/forward proxy on a unix socket, bridged into the
+ * job's network namespace). Until the proxy is wired in here, `allow` runs as `off`, and every status line
+ * says so.
+ * @module
+ */
+import type { NetworkPlan } from "./plan.ts";
+
+/** How a job's network is set up. */
+export interface NetworkSetup {
+  /** Share the host's network namespace (`on`); otherwise the job gets its own, with loopback only. */
+  share: boolean;
+  /** The network actually in force, for the status line: `on`, `off`, `allow-list (N domains)`. */
+  effective: string;
+  /** Why it differs from what was asked, when it does. */
+  note?: string;
+}
+
+/** The setup of `plan`. */
+export function networkSetup(plan: NetworkPlan): NetworkSetup {
+  switch (plan.kind) {
+    case "on":
+      return { share: true, effective: "on" };
+    case "off":
+      return { share: false, effective: "off" };
+    case "allow":
+      // TODO(28): start the allow-list proxy (lib/sandbox/proxy.ts) for plan.domains, bind its bridge into
+      // the job's network namespace and point HTTP(S)_PROXY at it. Note for that bridge: the job's seccomp
+      // filter refuses socket(AF_UNIX), so it must connect to the proxy's socket from outside the filter.
+      return {
+        share: false,
+        effective: "off",
+        note: "the allow-list proxy is not built yet: network off (MCP_SANDBOX_NETWORK=on opens it)",
+      };
+  }
+}
