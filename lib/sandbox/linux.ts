@@ -1,0 +1,206 @@
+/**
+ * The Linux engine: bubblewrap. Probes once whether it works here (found, user namespaces allowed, the
+ * flags we use understood), then wraps each job: looks at the disk, holds placeholders for missing protected
+ * names, and builds the command line (bwrap.ts). bwrap is found once, in the system folders first, and
+ * never in a folder a job may write: a job must not be able to put its own `bwrap` in the next job's way.
+ * @module
+ */
+import { findOnPath } from "../platform/which.ts";
+import { platform } from "../platform/mod.ts";
+import type { ShellInvocation } from "../platform/posix.ts";
+import { bwrapArgs, type BwrapOptions, type Facts, type PathKind, protectedMounts } from "./bwrap.ts";
+import type { SandboxPlan } from "./plan.ts";
+import { placeholderFile, type Placeholders } from "./placeholders.ts";
+
+/** What the probe found. */
+export interface LinuxProbe {
+  /** Absolute path of bwrap, when it works. */
+  bwrap?: string;
+  version?: string;
+  /** Why it cannot be used (with how to fix it). */
+  problem?: string;
+  disableUserns: boolean;
+}
+
+/** Where distributions install bwrap; searched before PATH. */
+const SYSTEM_BWRAP = ["/usr/bin/bwrap", "/bin/bwrap", "/usr/local/bin/bwrap"];
+const INSTALL_HINT =
+  "install bubblewrap (apt install bubblewrap, dnf install bubblewrap, pacman -S bubblewrap)";
+/** The job's parent: opens the seccomp filter on fd 3 for bwrap, then runs it and exits with its status. */
+const WITH_FILTER = 'exec 3<"$1" || exit 126\nshift\n"$@"\nexit $?';
+const WITHOUT_FILTER = '"$@"\nexit $?';
+const decoder = new TextDecoder();
+
+/** Finds bwrap and runs a trial sandbox with the flags jobs get (and the seccomp filter, when given). */
+export async function probeBwrap(
+  env: { PATH?: string },
+  options: { filterPath?: string; writable?: readonly string[] } = {},
+): Promise<LinuxProbe> {
+  let bwrap: string | null = null;
+  for (const candidate of SYSTEM_BWRAP) {
+    if (await Deno.stat(candidate).then((info) => info.isFile, () => false)) {
+      bwrap = candidate;
+      break;
+    }
+  }
+  bwrap ??= await findOnPath("bwrap", env);
+  if (!bwrap) return { problem: `bwrap is not installed: ${INSTALL_HINT}`, disableUserns: false };
+  bwrap = await Deno.realPath(bwrap);
+  if ((options.writable ?? []).some((dir) => platform.isInside(bwrap!, dir))) {
+    return { problem: `bwrap at "${bwrap}" lies in a folder jobs may write`, disableUserns: false };
+  }
+  const version = (await run(bwrap, ["--version"])).out.trim();
+  for (const disableUserns of [true, false]) {
+    const flags = [
+      "--unshare-user",
+      ...(disableUserns ? ["--disable-userns"] : []),
+      "--unshare-pid",
+      "--unshare-ipc",
+      "--unshare-net",
+      "--new-session",
+      "--cap-drop",
+      "ALL",
+      "--ro-bind",
+      "/",
+      "/",
+      "--dev",
+      "/dev",
+      "--proc",
+      "/proc",
+      ...(options.filterPath ? ["--seccomp", "3"] : []),
+      "--",
+      "/bin/true",
+    ];
+    const trial = wrapInvocation(bwrap, options.filterPath, flags);
+    const result = await run(trial.program, trial.args);
+    if (result.ok) return { bwrap, version, disableUserns };
+    // bubblewrap before 0.8 does not know --disable-userns: try again without it.
+    if (disableUserns && /disable-userns|Unknown option/i.test(result.err)) continue;
+    const reason = result.err.trim().split("\n")[0] || "it failed";
+    return {
+      version,
+      problem: `bubblewrap cannot create a sandbox here (${reason}); user namespaces may be off ` +
+        "(sysctl kernel.unprivileged_userns_clone=1) or refused by the container",
+      disableUserns: false,
+    };
+  }
+  return { problem: "unreachable", disableUserns: false };
+}
+
+/** One job's sandbox on Linux, once its placeholders are held. */
+export interface LinuxJob {
+  /** The full invocation: `/bin/sh` → bwrap → the shell. */
+  wrap(invocation: ShellInvocation): ShellInvocation;
+  /** Lets the placeholders go; call once nothing of the job runs any more. */
+  release(): Promise<void>;
+  /** Whether a command line (from ps) is bubblewrap's own process, not one the job started. */
+  isSandboxProcess(command: string): boolean;
+}
+
+/** What a job's sandbox is built from. */
+export interface LinuxJobOptions {
+  bwrap: string;
+  disableUserns: boolean;
+  /** The seccomp filter's file (in a folder no job sees), or undefined on CPUs without one. */
+  filterPath?: string;
+  shareNetwork: boolean;
+  cwd: string;
+  /** Paths shown read-only though they lie in hidden folders or /tmp (resolv.conf, a home under /tmp). */
+  keep: readonly string[];
+  placeholders: Placeholders;
+}
+
+/** Prepares one job: looks at the disk, holds the placeholders it needs. */
+export async function prepareLinuxJob(plan: SandboxPlan, options: LinuxJobOptions): Promise<LinuxJob> {
+  const facts = lookAt(plan, options.keep);
+  const lookup: Facts = (path) => facts.get(path) ?? lstatKind(path);
+  // Missing names get a placeholder; an empty folder, or a file holding what a placeholder file holds, may
+  // be one already (ours or another server's), so it is held too: then no server removes it while this
+  // job's mount sits on it.
+  const { mounts, placeholders } = protectedMounts(plan, lookup);
+  const needed = [
+    ...placeholders,
+    ...mounts.filter((path) => !placeholders.includes(path) && isPlaceholderFile(path)),
+  ];
+  // The command line is built from the disk as it was before the placeholders were made: a placeholder
+  // folder must not turn names below it into further placeholders nobody holds.
+  const release = needed.length ? await options.placeholders.hold(needed) : async () => {};
+  const bwrapOptions: BwrapOptions = {
+    cwd: options.cwd,
+    shareNetwork: options.shareNetwork,
+    seccompFd: options.filterPath ? 3 : undefined,
+    disableUserns: options.disableUserns,
+    keep: options.keep,
+  };
+  return {
+    wrap: (invocation) =>
+      wrapInvocation(
+        options.bwrap,
+        options.filterPath,
+        bwrapArgs(plan, lookup, bwrapOptions, [invocation.program, ...invocation.args]),
+      ),
+    release,
+    isSandboxProcess: (command) => command.startsWith(`${options.bwrap} `),
+  };
+}
+
+/** `/bin/sh` running bwrap with `args`, fd 3 opened on the filter first when there is one. */
+function wrapInvocation(bwrap: string, filterPath: string | undefined, args: string[]): ShellInvocation {
+  return filterPath
+    ? { program: "/bin/sh", args: ["-c", WITH_FILTER, "shell-mcp-job", filterPath, bwrap, ...args] }
+    : { program: "/bin/sh", args: ["-c", WITHOUT_FILTER, "shell-mcp-job", bwrap, ...args] };
+}
+
+/** lstat of every path the command line depends on (sync: a few dozen calls, cheaper than async ops). */
+function lookAt(plan: SandboxPlan, keep: readonly string[]): Map<string, PathKind> {
+  const facts = new Map<string, PathKind>();
+  const paths = [...(plan.hidden ?? []), ...keep, plan.cache, ...plan.writable, ...plan.denyRead];
+  for (const path of paths) if (!facts.has(path)) facts.set(path, lstatKind(path));
+  // On the way to protected names, empty folders are told apart (see PathKind).
+  for (const path of plan.protectedPaths) {
+    for (let step = path; step !== platform.path.dirname(step); step = platform.path.dirname(step)) {
+      if (plan.writable.includes(step)) break;
+      if (facts.has(step)) continue;
+      const kind = lstatKind(step);
+      facts.set(step, kind === "dir" && isEmptyFolder(step) ? "empty" : kind);
+    }
+  }
+  return facts;
+}
+
+/** A file holding what a placeholder file holds (`.git/commondir` reading `.`, an empty `.git/config`). */
+function isPlaceholderFile(path: string): boolean {
+  const content = placeholderFile(path);
+  try {
+    return content !== undefined && Deno.readTextFileSync(path) === content;
+  } catch {
+    return false;
+  }
+}
+
+function isEmptyFolder(path: string): boolean {
+  try {
+    return Deno.readDirSync(path)[Symbol.iterator]().next().done === true;
+  } catch {
+    return false;
+  }
+}
+
+function lstatKind(path: string): PathKind {
+  try {
+    const info = Deno.lstatSync(path);
+    return info.isDirectory ? "dir" : "file";
+  } catch {
+    return "missing";
+  }
+}
+
+async function run(program: string, args: string[]): Promise<{ ok: boolean; out: string; err: string }> {
+  try {
+    const output = await new Deno.Command(program, { args, stdin: "null", stdout: "piped", stderr: "piped" })
+      .output();
+    return { ok: output.success, out: decoder.decode(output.stdout), err: decoder.decode(output.stderr) };
+  } catch (error) {
+    return { ok: false, out: "", err: error instanceof Error ? error.message : String(error) };
+  }
+}

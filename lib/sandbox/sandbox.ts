@@ -1,0 +1,214 @@
+/**
+ * One server's sandbox: the mode in force and why (said in the log at start, in the first tool result and by
+ * `deno task doctor`), the plan for the current workspace roots, the private temp and cache folders, and
+ * each job's wrapping. Modes: `auto` sandboxes when the OS can and otherwise runs jobs unsandboxed, saying so
+ * loudly; `require` refuses to run a job it cannot sandbox; `off` never sandboxes. Never silently off.
+ * @module
+ */
+import { join } from "node:path";
+import { ToolError } from "../mcp/errors.ts";
+import { os, userConfigDir } from "../platform/mod.ts";
+import type { ShellInvocation } from "../platform/posix.ts";
+import { readSandboxConfig, type SandboxConfig } from "./config.ts";
+import { buildPolicy } from "./policy.ts";
+import { type LinuxProbe, prepareLinuxJob, probeBwrap } from "./linux.ts";
+import { networkSetup } from "./network.ts";
+import { Placeholders } from "./placeholders.ts";
+import type { SandboxPlan } from "./plan.ts";
+import { cacheDir, createTempDir, removeTempDir, sandboxParent, sweepDeadTempDirs } from "./private_dirs.ts";
+import { explainRefusal } from "./refusal.ts";
+import { seccompFilter } from "./seccomp.ts";
+import { describeStatus, type SandboxStatus } from "./status.ts";
+
+export type { SandboxStatus };
+
+/** Where the workspace is, asked before each plan (the client's roots may arrive after start). */
+export interface SandboxWorkspace {
+  roots(): Promise<{ roots: readonly string[]; allowDirs: readonly string[] }>;
+}
+
+/** What a sandbox is built from. */
+export interface SandboxOptions {
+  /** The server's environment: the settings, HOME, PATH, the socket variables. */
+  env: Record<string, string | undefined>;
+  workspace: SandboxWorkspace;
+  /** Settings already read (tests); default: read from `env` and the user's config folder. */
+  config?: SandboxConfig;
+  /** Where placeholder locks go (tests); default the per-user lock folder. */
+  lockDir?: string;
+}
+
+/** A job's sandbox: where its long-command scripts go, how its command is wrapped, what to release. */
+export interface SandboxedJob {
+  /** Host folder for temp script files, seen by the job as {@link visibleScriptDir}. */
+  scriptDir: string;
+  visibleScriptDir: string;
+  wrap(invocation: ShellInvocation): ShellInvocation;
+  /** The one-line explanation of a refusal in the job's error output, if any. */
+  explain(output: string): string | undefined;
+  /** Call once nothing of the job runs any more. */
+  release(): Promise<void>;
+  /** Whether a command line (from ps) is the sandbox's own process, not one the job started. */
+  isSandboxProcess(command: string): boolean;
+}
+
+/** A server's sandbox. */
+export class Sandbox {
+  #options: SandboxOptions;
+  #config: Promise<SandboxConfig> | undefined;
+  #probe: Promise<LinuxProbe | null> | undefined;
+  #dirs: Promise<{ parent: string; temp: string; filter?: string }> | undefined;
+  #plans = new Map<string, Promise<SandboxPlan>>();
+  #problems: string[] = [];
+  #placeholders: Placeholders;
+  #closed = false;
+
+  constructor(options: SandboxOptions) {
+    this.#options = options;
+    this.#placeholders = new Placeholders({ lockDir: options.lockDir });
+    if (options.config) this.#config = Promise.resolve(options.config);
+  }
+
+  /** The mode in force and why; probes the OS and builds the plan the first time. */
+  async status(): Promise<SandboxStatus> {
+    const config = await this.#readConfig();
+    if (config.mode === "off") return describeStatus({ config, problems: this.#problems });
+    const probe = await this.#probeOnce();
+    if (!probe?.bwrap) {
+      return describeStatus({ config, problems: this.#problems, unavailable: this.#unavailable(probe) });
+    }
+    const plan = await this.#plan();
+    return describeStatus({
+      config,
+      problems: this.#problems,
+      engine: `bubblewrap ${probe.version?.replace(/^bubblewrap\s*/i, "") ?? ""}`.trim(),
+      plan,
+      network: networkSetup(plan.network),
+      filter: seccompFilter(Deno.build.arch) !== null,
+    });
+  }
+
+  /**
+   * The sandbox of a job starting in `cwd`, or null when jobs run unsandboxed (mode off, or auto where the
+   * OS cannot). Throws `unavailable` in require mode when the OS cannot sandbox.
+   */
+  async prepare(cwd: string): Promise<SandboxedJob | null> {
+    const config = await this.#readConfig();
+    if (config.mode === "off") return null;
+    const probe = await this.#probeOnce();
+    if (!probe?.bwrap) {
+      if (config.mode === "auto") return null;
+      throw new ToolError(
+        "unavailable",
+        `Cannot run the command: the sandbox is required (${config.modeSource}) but ${
+          this.#unavailable(probe)
+        }`,
+      );
+    }
+    const plan = await this.#plan();
+    const dirs = await this.#dirsOnce();
+    const network = networkSetup(plan.network);
+    const home = this.#options.env.HOME;
+    const keep = [
+      ...(network.share ? ["/etc/resolv.conf"] : []),
+      ...(home && home.startsWith("/tmp/") ? [home] : []),
+    ];
+    const job = await prepareLinuxJob(plan, {
+      bwrap: probe.bwrap,
+      disableUserns: probe.disableUserns,
+      filterPath: dirs.filter,
+      shareNetwork: network.share,
+      cwd,
+      keep: await Promise.all(keep.map((path) => Deno.realPath(path).catch(() => path))),
+      placeholders: this.#placeholders,
+    });
+    return {
+      scriptDir: dirs.temp,
+      visibleScriptDir: "/tmp",
+      wrap: job.wrap,
+      explain: (output) => explainRefusal(output, plan, { cwd, networkNote: network.note }),
+      release: job.release,
+      isSandboxProcess: job.isSandboxProcess,
+    };
+  }
+
+  /** Removes the temp folder and the filter file; jobs must be gone already. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const dirs = await this.#dirs?.catch(() => undefined);
+    if (!dirs) return;
+    await removeTempDir(dirs.temp);
+    if (dirs.filter) await Deno.remove(dirs.filter).catch(() => {});
+  }
+
+  #readConfig(): Promise<SandboxConfig> {
+    this.#config ??= readSandboxConfig(this.#options.env, userConfigDir(this.#options.env));
+    return this.#config;
+  }
+
+  /** Linux only for now; the probe needs the filter file, so the private folders are made first. */
+  #probeOnce(): Promise<LinuxProbe | null> {
+    this.#probe ??= (async () => {
+      if (os !== "linux") return null;
+      const dirs = await this.#dirsOnce();
+      const { roots, allowDirs } = await this.#options.workspace.roots();
+      return await probeBwrap({ PATH: this.#options.env.PATH }, {
+        filterPath: dirs.filter,
+        writable: [...roots, ...allowDirs],
+      });
+    })();
+    return this.#probe;
+  }
+
+  #unavailable(probe: LinuxProbe | null): string {
+    if (probe) return probe.problem ?? "bubblewrap is not usable";
+    // TODO(28): macOS through Seatbelt (lib/sandbox/seatbelt.ts) once it lands.
+    return os === "windows"
+      ? "Windows jobs are not sandboxed (no sandbox engine for Windows)"
+      : `no sandbox engine for ${os} yet`;
+  }
+
+  #dirsOnce(): Promise<{ parent: string; temp: string; filter?: string }> {
+    this.#dirs ??= (async () => {
+      if (this.#closed) throw new Error("the sandbox is closed");
+      const parent = await sandboxParent();
+      sweepDeadTempDirs(parent).catch(() => {});
+      const temp = await createTempDir(parent);
+      const bytes = seccompFilter(Deno.build.arch);
+      if (!bytes) return { parent, temp };
+      // Beside the temp folder, not in it: a job writes its /tmp and must not swap the next job's filter.
+      const filter = `${temp}.bpf`;
+      await Deno.writeFile(filter, bytes, { mode: 0o600, createNew: true });
+      return { parent, temp, filter };
+    })();
+    return this.#dirs;
+  }
+
+  /** The plan for the current roots (built once per set of roots). */
+  async #plan(): Promise<SandboxPlan> {
+    const { roots, allowDirs } = await this.#options.workspace.roots();
+    const key = JSON.stringify([roots, allowDirs]);
+    let plan = this.#plans.get(key);
+    if (!plan) {
+      plan = (async () => {
+        const config = await this.#readConfig();
+        const dirs = await this.#dirsOnce();
+        const cache = await cacheDir(roots, this.#options.env, dirs.parent);
+        const policy = await buildPolicy({
+          config,
+          roots,
+          allowDirs,
+          env: this.#options.env,
+          configDir: userConfigDir(this.#options.env),
+          temp: dirs.temp,
+          cache: join(cache),
+        });
+        this.#problems = policy.problems;
+        return policy.plan;
+      })();
+      this.#plans.set(key, plan);
+      plan.catch(() => this.#plans.delete(key));
+    }
+    return await plan;
+  }
+}
