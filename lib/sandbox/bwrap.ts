@@ -14,6 +14,7 @@
 import { dirname } from "node:path";
 import { platform } from "../platform/mod.ts";
 import type { SandboxPlan } from "./plan.ts";
+import { placeholderFile } from "./placeholders.ts";
 
 /**
  * What a path is on disk (not following a last symlink; plan paths are real). `empty` is an empty folder, told
@@ -111,11 +112,18 @@ export function bwrapArgs(
   }
   const { mounts } = protectedMounts(plan, facts);
   for (const dir of pinnedFolders(plan, mounts, facts)) args.push("--bind", dir, dir);
-  for (const path of mounts) args.push("--ro-bind", path, path);
+  for (const path of mounts) {
+    // A placeholder folder gets an empty read-only-mode tmpfs: as good as a read-only bind (what the job
+    // writes there after a chmod lands in memory, never on the disk) at a fraction of a bind's cost.
+    const kind = facts(path);
+    const placeholder = (kind === "missing" || kind === "empty") && placeholderFile(path) === undefined;
+    args.push(...(placeholder ? ["--perms", "0555", "--tmpfs", path] : ["--ro-bind", path, path]));
+  }
   for (const path of plan.denyRead) {
     const kind = facts(path);
-    // Unreadable, not just empty: `cat ~/.ssh/id_ed25519` says "Permission denied".
-    if (isFolder(kind)) args.push("--perms", "0000", "--tmpfs", path, "--remount-ro", path);
+    // Unreadable, not just empty: `cat ~/.ssh/id_ed25519` says "Permission denied". A tmpfs, not the disk:
+    // whatever the job puts there is its own and goes with it.
+    if (isFolder(kind)) args.push("--perms", "0000", "--tmpfs", path);
     else if (kind === "file") args.push("--ro-bind", "/dev/null", path);
   }
   for (const [name, value] of Object.entries(plan.env ?? {})) {
@@ -129,7 +137,7 @@ export function bwrapArgs(
 }
 
 /** The writable folder `path` lies in (the deepest one), or undefined. */
-function topOf(plan: SandboxPlan, path: string): string | undefined {
+export function topOf(plan: SandboxPlan, path: string): string | undefined {
   return [...plan.writable].sort(byDepth).reverse().find((dir) =>
     platform.isInside(path, dir) && dir !== path
   );

@@ -143,7 +143,6 @@ export const DEFAULT_DOMAINS: readonly string[] = [
 export const CACHE_VARIABLES: Readonly<Record<string, string>> = {
   XDG_CACHE_HOME: "xdg",
   "npm_config_cache": "npm",
-  "npm_config_store_dir": "pnpm",
   YARN_CACHE_FOLDER: "yarn",
   BUN_INSTALL_CACHE_DIR: "bun",
   PIP_CACHE_DIR: "pip",

@@ -8,7 +8,7 @@
 import { findOnPath } from "../platform/which.ts";
 import { platform } from "../platform/mod.ts";
 import type { ShellInvocation } from "../platform/posix.ts";
-import { bwrapArgs, type BwrapOptions, type Facts, type PathKind, protectedMounts } from "./bwrap.ts";
+import { bwrapArgs, type BwrapOptions, type Facts, type PathKind, protectedMounts, topOf } from "./bwrap.ts";
 import type { SandboxPlan } from "./plan.ts";
 import { placeholderFile, type Placeholders } from "./placeholders.ts";
 
@@ -124,7 +124,18 @@ export async function prepareLinuxJob(plan: SandboxPlan, options: LinuxJobOption
   ];
   // The command line is built from the disk as it was before the placeholders were made: a placeholder
   // folder must not turn names below it into further placeholders nobody holds.
-  const release = needed.length ? await options.placeholders.hold(needed) : async () => {};
+  const releases: (() => Promise<void>)[] = [];
+  try {
+    for (const [top, paths] of groupByTop(plan, needed)) {
+      releases.push(await options.placeholders.hold(top, paths));
+    }
+  } catch (error) {
+    await Promise.all(releases.map((release) => release()));
+    throw error;
+  }
+  const release = async () => {
+    await Promise.all(releases.map((each) => each()));
+  };
   const bwrapOptions: BwrapOptions = {
     cwd: options.cwd,
     shareNetwork: options.shareNetwork,
@@ -166,6 +177,16 @@ function lookAt(plan: SandboxPlan, keep: readonly string[]): Map<string, PathKin
     }
   }
   return facts;
+}
+
+/** Placeholders by the writable folder they lie in: each folder has its own locks. */
+function groupByTop(plan: SandboxPlan, paths: readonly string[]): Map<string, string[]> {
+  const groups = new Map<string, string[]>();
+  for (const path of paths) {
+    const top = topOf(plan, path)!;
+    groups.set(top, [...groups.get(top) ?? [], path]);
+  }
+  return groups;
 }
 
 /** A file holding what a placeholder file holds (`.git/commondir` reading `.`, an empty `.git/config`). */

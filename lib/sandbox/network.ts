@@ -31,7 +31,7 @@ export function networkSetup(plan: NetworkPlan): NetworkSetup {
       return {
         share: false,
         effective: "off",
-        note: "the allow-list proxy is not built yet: network off (MCP_SANDBOX_NETWORK=on opens it)",
+        note: "the allow-list proxy is not built yet; MCP_SANDBOX_NETWORK=on opens the network",
       };
   }
 }

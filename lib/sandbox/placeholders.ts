@@ -1,16 +1,18 @@
 /**
- * Placeholders for protected names that do not exist (`.vscode`, `.mcp.json`, `.git/hooks`…): a bind mount
- * needs something to mount on, and a missing name must stay uncreatable while a job runs. The placeholder
- * is made in the user's workspace for as long as some job needs it, then removed. It is an empty folder
- * (git ignores empty ones: no `git add -A` picks it up; rmdir never removes content), except inside `.git`
- * where git reads the name as a file (see {@link placeholderFile}).
+ * Placeholders for protected names that do not exist (`.vscode`, `.mcp.json`, `.git/hooks`…): a mount needs
+ * something to mount on, and a missing name must stay uncreatable while a job runs. The placeholder is made
+ * in the user's workspace while some job needs it, then removed. It is an empty folder (git ignores empty
+ * ones: no `git add -A` picks it up; rmdir never removes content), except inside `.git` where git reads the
+ * name as a file (see {@link placeholderFile}).
  *
- * Removal must not pull the mount from under another job: removing a mount point on the host detaches it in
- * every other mount namespace, which would let that job create the name after all. So each placeholder has
- * a lock file (in the per-user lock folder) that every server holding it locks shared while any of its jobs
- * runs; only the last one out gets the exclusive lock and removes it, and only if it is still the empty
- * folder a server made (its device and inode, recorded in the lock file). A killed server's locks end with
- * it; its placeholders are removed by the next server that holds and releases them, or {@link sweep}s them.
+ * Removal must not pull a mount from under another job: removing a mount point on the host detaches it in
+ * every other mount namespace, which would let that job create the name after all. So each writable folder
+ * has two lock files in the per-user lock folder: `use`, locked shared by every server while any of its jobs
+ * there runs, and `record`, locked exclusively for a moment to make placeholders and note each one's device
+ * and inode in it. Only a server that gets `use` exclusively (nobody else's job runs there) removes them, and
+ * only those still as recorded. A killed server's locks end with it; its placeholders are removed by the next
+ * server that releases or {@link Placeholders.sweep}s the folder. The files stay open for the server's life:
+ * a job costs a few lock calls, not a few opens.
  * @module
  */
 import { sha256Hex } from "../fs/sha256.ts";
@@ -19,14 +21,14 @@ import { KeyedLock } from "../sync/keyed_lock.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
-/** A remover holds the exclusive lock for a moment only: waiting longer than this means something is wrong. */
-const SHARED_WAIT_MS = 5000;
-const POLL_MS = 10;
-
-interface Held {
-  count: number;
-  file: Deno.FsFile;
-}
+/** Others hold `use` exclusively or `record` only for a moment: waiting longer means something is wrong. */
+const LOCK_WAIT_MS = 5000;
+const POLL_MS = 5;
+/**
+ * How long placeholders stay after the last job using them ended: an agent runs commands in bursts, and the
+ * next job then costs no lock call at all.
+ */
+const LINGER_MS = 2000;
 
 /**
  * The content of a placeholder that must be a file, or undefined for a folder: git fails on a `.git/config`
@@ -38,139 +40,216 @@ export function placeholderFile(path: string): string | undefined {
   return ({ config: "", commondir: ".\n" } as Record<string, string>)[parts.at(-1)!];
 }
 
-/** This process's placeholders. */
+interface Group {
+  use: Deno.FsFile;
+  record: Deno.FsFile;
+  /** Jobs of this server holding the folder's placeholders. */
+  count: number;
+  /** The release waiting out {@link LINGER_MS} after the last job; `use` is still held meanwhile. */
+  linger?: ReturnType<typeof setTimeout>;
+}
+
+/** This process's placeholders, grouped by the writable folder they lie in. */
 export class Placeholders {
   #lockDir: string | undefined;
   #dir: Promise<LockDir> | undefined;
-  #held = new Map<string, Held>();
+  #groups = new Map<string, Group>();
   #queue = new KeyedLock();
+  #lingerMs: number;
 
-  /** `lockDir`: where the lock files go (default: the per-user lock folder). */
-  constructor(options: { lockDir?: string } = {}) {
+  /** `lockDir`: where the lock files go (default: the per-user lock folder); `lingerMs` (tests). */
+  constructor(options: { lockDir?: string; lingerMs?: number } = {}) {
     this.#lockDir = options.lockDir;
+    this.#lingerMs = options.lingerMs ?? LINGER_MS;
   }
 
   /**
-   * Makes each of `paths` exist (an empty folder where it is missing) until the returned release is called.
-   * Throws when a placeholder cannot be made: the job must then not start.
+   * Makes each of `paths` (in the writable folder `top`) exist until the returned release is called. Throws
+   * when one cannot be made: the job must then not start.
    */
-  async hold(paths: readonly string[]): Promise<() => Promise<void>> {
-    const taken: string[] = [];
-    try {
-      for (const path of paths) {
-        await this.#queue.run(path, () => this.#hold(path));
-        taken.push(path);
-      }
-    } catch (error) {
-      await this.#releaseAll(taken);
-      throw error;
-    }
+  async hold(top: string, paths: readonly string[]): Promise<() => Promise<void>> {
+    await this.#queue.run(top, () => this.#hold(top, paths));
     let released = false;
     return async () => {
       if (released) return;
       released = true;
-      await this.#releaseAll(taken);
+      await this.#queue.run(top, () => this.#leave(top));
     };
   }
 
-  /** Removes placeholders of `paths` that a server made and nobody holds (one a killed server left). */
-  async sweep(paths: readonly string[]): Promise<void> {
-    for (const path of paths) {
-      if (this.#held.has(path)) continue;
-      await this.#queue.run(path, async () => {
-        const file = await this.#open(path);
-        try {
-          if (await file.tryLock(true)) await removeIfOurs(file, path);
-        } finally {
-          file.close();
-        }
-      });
-    }
+  /** Removes placeholders a killed server left in `top`, when no server's job runs there. */
+  async sweep(top: string): Promise<void> {
+    await this.#queue.run(top, async () => {
+      const group = await this.#group(top);
+      if (group.count === 0 && await group.use.tryLock(true)) await this.#removeRecorded(group);
+    });
   }
 
-  async #releaseAll(paths: readonly string[]): Promise<void> {
-    for (const path of paths) await this.#queue.run(path, () => this.#release(path));
-  }
-
-  async #hold(path: string): Promise<void> {
-    let held = this.#held.get(path);
-    if (!held) {
-      const file = await this.#open(path);
-      const deadline = performance.now() + SHARED_WAIT_MS;
-      while (!await file.tryLock(false)) {
-        if (performance.now() > deadline) {
-          file.close();
-          throw new Error(`the placeholder lock of "${path}" stays taken`);
-        }
-        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  /** Removes what lingers and closes the lock files (their locks go with them); call once no job runs. */
+  async close(): Promise<void> {
+    for (const [top, group] of this.#groups) {
+      clearTimeout(group.linger);
+      group.linger = undefined;
+      if (group.count > 0) {
+        group.count = 1;
+        await this.#queue.run(top, () => this.#release(top)).catch(() => {});
       }
-      held = { count: 0, file };
-      this.#held.set(path, held);
+      group.use.close();
+      group.record.close();
     }
-    held.count++;
+    this.#groups.clear();
+  }
+
+  async #hold(top: string, paths: readonly string[]): Promise<void> {
+    const group = await this.#group(top);
+    if (group.linger !== undefined) {
+      // The last job's placeholders are still held (its count still stands): this job takes them over.
+      clearTimeout(group.linger);
+      group.linger = undefined;
+    } else {
+      if (group.count === 0) await waitLock(group.use, false, top);
+      group.count++;
+    }
     try {
-      // Checked at every hold: the user may have removed it since (the mount then needs it again).
-      const content = placeholderFile(path);
-      if (content === undefined) await Deno.mkdir(path);
-      else await Deno.writeTextFile(path, content, { createNew: true });
-      const info = await Deno.lstat(path);
-      await record(held.file, `${info.dev}:${info.ino}`);
+      // Under the shared lock nobody removes a placeholder: one that exists now stays.
+      if (paths.every(exists)) return;
+      await waitLock(group.record, true, top);
+      try {
+        const made = makeMissing(paths);
+        if (made.length) await appendRecord(group.record, made);
+      } finally {
+        await group.record.unlock();
+      }
     } catch (error) {
-      if (!(error instanceof Deno.errors.AlreadyExists)) {
-        await this.#release(path);
-        throw error;
-      }
+      await this.#release(top);
+      throw error;
     }
   }
 
-  async #release(path: string): Promise<void> {
-    const held = this.#held.get(path);
-    if (!held || --held.count > 0) return;
-    this.#held.delete(path);
+  /** A job is done with the folder: the last one out leaves the placeholders for {@link LINGER_MS}. */
+  #leave(top: string): Promise<void> {
+    const group = this.#groups.get(top);
+    if (!group) return Promise.resolve();
+    if (group.count > 1) {
+      group.count--;
+      return Promise.resolve();
+    }
+    group.linger = setTimeout(() => {
+      group.linger = undefined;
+      this.#queue.run(top, () => this.#release(top)).catch(() => {});
+    }, this.#lingerMs);
+    Deno.unrefTimer(group.linger);
+    return Promise.resolve();
+  }
+
+  async #release(top: string): Promise<void> {
+    const group = this.#groups.get(top);
+    if (!group || --group.count > 0) return;
+    await group.use.unlock();
+    if (await group.use.tryLock(true)) await this.#removeRecorded(group);
+  }
+
+  /** With `use` held exclusively: removes what is recorded and still as made, then releases `use`. */
+  async #removeRecorded(group: Group): Promise<void> {
     try {
-      await held.file.unlock();
-      if (await held.file.tryLock(true)) await removeIfOurs(held.file, path);
+      await waitLock(group.record, true, "the placeholder record");
+      try {
+        const lines = await readRecord(group.record);
+        if (lines.length === 0) return;
+        removeUnchanged(lines);
+        await group.record.truncate(0);
+      } finally {
+        await group.record.unlock();
+      }
     } finally {
-      held.file.close();
+      await group.use.unlock();
     }
   }
 
-  async #open(path: string): Promise<Deno.FsFile> {
+  async #group(top: string): Promise<Group> {
+    const known = this.#groups.get(top);
+    if (known) return known;
     this.#dir ??= prepareLockDir(this.#lockDir, "Cannot sandbox the job");
     this.#dir.catch(() => this.#dir = undefined);
     const dir = await this.#dir;
-    const name = `sandbox-${(await sha256Hex(encoder.encode(path))).slice(0, 32)}.lock`;
-    return await openLockFile(dir, name, "Cannot sandbox the job");
+    const name = `sandbox-${(await sha256Hex(encoder.encode(top))).slice(0, 32)}`;
+    const use = await openLockFile(dir, `${name}.use`, "Cannot sandbox the job");
+    const record = await openLockFile(dir, `${name}.record`, "Cannot sandbox the job").catch((error) => {
+      use.close();
+      throw error;
+    });
+    const group = { use, record, count: 0 };
+    this.#groups.set(top, group);
+    return group;
   }
 }
 
-/** Under the exclusive lock: removes `path` when it is still the placeholder recorded, and forgets it. */
-async function removeIfOurs(file: Deno.FsFile, path: string): Promise<void> {
-  const recorded = await readRecord(file);
-  if (!recorded) return;
-  const info = await Deno.lstat(path).catch(() => null);
-  const content = placeholderFile(path);
-  const unchanged = content === undefined
-    ? info?.isDirectory
-    : info?.isFile && await Deno.readTextFile(path).then((text) => text === content, () => false);
-  if (info && unchanged && `${info.dev}:${info.ino}` === recorded) {
-    // Not recursive: a folder someone put something in is theirs now.
-    await Deno.remove(path).catch(() => {});
+async function waitLock(file: Deno.FsFile, exclusive: boolean, what: string): Promise<void> {
+  const deadline = performance.now() + LOCK_WAIT_MS;
+  while (!await file.tryLock(exclusive)) {
+    if (performance.now() > deadline) throw new Error(`the placeholder lock of "${what}" stays taken`);
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
-  await record(file, "");
 }
 
-async function record(file: Deno.FsFile, text: string): Promise<void> {
-  await file.truncate(0);
-  await file.seek(0, Deno.SeekMode.Start);
-  const bytes = encoder.encode(text);
+function exists(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Makes the missing ones (a folder, or a file with its content); returns `path\tdev:ino` of each made. */
+function makeMissing(paths: readonly string[]): string[] {
+  const made: string[] = [];
+  for (const path of paths) {
+    const content = placeholderFile(path);
+    try {
+      if (content === undefined) Deno.mkdirSync(path);
+      else Deno.writeTextFileSync(path, content, { createNew: true });
+    } catch (error) {
+      if (error instanceof Deno.errors.AlreadyExists) continue;
+      throw error;
+    }
+    const info = Deno.lstatSync(path);
+    made.push(`${path}\t${info.dev}:${info.ino}`);
+  }
+  return made;
+}
+
+/** Removes each recorded placeholder that is still the empty folder (or the file as written) it was. */
+function removeUnchanged(lines: readonly string[]): void {
+  for (const line of lines) {
+    const [path, identity] = line.split("\t");
+    try {
+      const info = Deno.lstatSync(path);
+      if (`${info.dev}:${info.ino}` !== identity) continue;
+      const content = placeholderFile(path);
+      if (content === undefined ? !info.isDirectory : Deno.readTextFileSync(path) !== content) continue;
+      // Not recursive: a folder someone put something in is theirs now.
+      Deno.removeSync(path);
+    } catch {
+      // Gone, changed or not empty: not ours to remove.
+    }
+  }
+}
+
+async function appendRecord(file: Deno.FsFile, lines: readonly string[]): Promise<void> {
+  const bytes = encoder.encode(lines.map((line) => `${line}\n`).join(""));
+  await file.seek(0, Deno.SeekMode.End);
   let written = 0;
   while (written < bytes.length) written += await file.write(bytes.subarray(written));
 }
 
-async function readRecord(file: Deno.FsFile): Promise<string> {
+async function readRecord(file: Deno.FsFile): Promise<string[]> {
   await file.seek(0, Deno.SeekMode.Start);
-  const buffer = new Uint8Array(128);
-  const read = await file.read(buffer);
-  return read ? decoder.decode(buffer.subarray(0, read)).trim() : "";
+  const chunks: Uint8Array[] = [];
+  const buffer = new Uint8Array(16 * 1024);
+  for (let read = await file.read(buffer); read !== null; read = await file.read(buffer)) {
+    chunks.push(buffer.slice(0, read));
+  }
+  const text = decoder.decode(new Uint8Array(chunks.flatMap((chunk) => [...chunk])));
+  return text.split("\n").filter((line) => line.includes("\t"));
 }

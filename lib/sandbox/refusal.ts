@@ -28,7 +28,7 @@ const NETWORK_ERRORS = [
 ];
 /** `path: Read-only file system` (bash, cat), then quoted paths (', ‘’, "), as coreutils and Python quote. */
 const BEFORE_ERROR = new RegExp(
-  `([^\\s'"‘’“”:]+):\\s*(?:${WRITE_ERRORS.source}|${READ_ERRORS.source})`,
+  `(?:['"‘“]([^'"’”\\n]+)['"’”]|([^\\s'"‘’“”:]+)):\\s*(?:${WRITE_ERRORS.source}|${READ_ERRORS.source})`,
   "gi",
 );
 const QUOTED = /['"‘“]([^'"’”\n]+)['"’”]/g;
@@ -77,16 +77,16 @@ function writeRefusal(path: string, plan: SandboxPlan, link: boolean): string | 
     return `[sandbox] refused ${link ? "a hard link to" : "a write to"} ${shown} (outside the workspace); ` +
       HINT_WRITE;
   }
-  const relative = path.slice(top.length).replace(/^\//, "");
-  // `".git/hooks" is protected (git runs hooks)` → `protected: git runs hooks`.
-  const why = protectedReason(relative)?.replace(/^.* is protected \((.*)\)$/, "protected: $1") ??
-    (plan.protectedPaths.some((each) => platform.isInside(path, each)) ? "protected" : undefined);
-  if (why) return `[sandbox] refused a write to ${shown} (${why})`;
-  // Below a protected folder's parent (a rename of `.git` away, say): the pinned folders refuse it.
+  // A folder holding protected names (`.git`, a nested repository) is pinned: it cannot be moved away.
   if (plan.protectedPaths.some((each) => platform.isInside(each, path) && each !== path)) {
     return `[sandbox] refused moving ${shown}: it holds protected names (git hooks and config)`;
   }
-  return undefined;
+  // Inside the workspace only protected names are read-only: `".git/hooks" is protected (git runs hooks)`
+  // → `protected: git runs hooks`; below a missing `.git` (no new repository there) git's own files.
+  const relative = path.slice(top.length).replace(/^\//, "");
+  const why = protectedReason(relative)?.replace(/^.* is protected \((.*)\)$/, "protected: $1") ??
+    (relative.split("/")[0] === ".git" ? "protected: git's config and hooks" : "protected");
+  return `[sandbox] refused a write to ${shown} (${why})`;
 }
 
 function readRefusal(path: string, plan: SandboxPlan): string | undefined {
@@ -94,10 +94,13 @@ function readRefusal(path: string, plan: SandboxPlan): string | undefined {
   return `[sandbox] refused a read of ${JSON.stringify(path)} (credentials are hidden from jobs)`;
 }
 
-/** Path-like strings in an error line: the one right before the error first, then quoted ones. */
+/** Path-like strings in an error line: the one right before the error, else the quoted ones. */
 function pathsIn(line: string): string[] {
-  const found: string[] = [];
-  for (const match of line.matchAll(BEFORE_ERROR)) found.push(match[1]);
-  for (const match of line.matchAll(QUOTED)) found.push(match[1]);
-  return found.filter((text) => text.includes("/") || text.startsWith("."));
+  const isPath = (text: string) => text.includes("/") || text.startsWith(".");
+  const named = [...line.matchAll(BEFORE_ERROR)].map((match) => match[1] ?? match[2]).filter(isPath);
+  // `cannot copy 'a' to 'b': …` names b as the failure: other quoted paths only when none is right there.
+  const quoted = [...line.matchAll(QUOTED)].map((match) => match[1]).filter(isPath);
+  // A busy mount point is the source of a move (`mv '.git' '.git-old'`): every quoted path counts, in order.
+  if (/busy/i.test(line)) return quoted.length ? quoted : named;
+  return named.length ? named : quoted;
 }

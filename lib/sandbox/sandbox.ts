@@ -5,7 +5,6 @@
  * loudly; `require` refuses to run a job it cannot sandbox; `off` never sandboxes. Never silently off.
  * @module
  */
-import { join } from "node:path";
 import { ToolError } from "../mcp/errors.ts";
 import { os, userConfigDir } from "../platform/mod.ts";
 import type { ShellInvocation } from "../platform/posix.ts";
@@ -36,6 +35,10 @@ export interface SandboxOptions {
   config?: SandboxConfig;
   /** Where placeholder locks go (tests); default the per-user lock folder. */
   lockDir?: string;
+  /** Only tell the status (`deno task doctor`): nothing is created, the trial runs without the filter. */
+  inspect?: boolean;
+  /** The engine's probe (tests: an OS that cannot sandbox); default bubblewrap's on Linux. */
+  probe?: () => Promise<LinuxProbe | null>;
 }
 
 /** A job's sandbox: where its long-command scripts go, how its command is wrapped, what to release. */
@@ -136,9 +139,15 @@ export class Sandbox {
   async close(): Promise<void> {
     this.#closed = true;
     const dirs = await this.#dirs?.catch(() => undefined);
-    if (!dirs) return;
+    if (!dirs || this.#options.inspect) return;
+    await this.#placeholders.close();
     await removeTempDir(dirs.temp);
     if (dirs.filter) await Deno.remove(dirs.filter).catch(() => {});
+  }
+
+  /** The plan in force for the current roots, or null when jobs run unsandboxed (for tests and doctor). */
+  async plan(): Promise<SandboxPlan | null> {
+    return (await this.status()).active ? await this.#plan() : null;
   }
 
   #readConfig(): Promise<SandboxConfig> {
@@ -149,6 +158,7 @@ export class Sandbox {
   /** Linux only for now; the probe needs the filter file, so the private folders are made first. */
   #probeOnce(): Promise<LinuxProbe | null> {
     this.#probe ??= (async () => {
+      if (this.#options.probe) return await this.#options.probe();
       if (os !== "linux") return null;
       const dirs = await this.#dirsOnce();
       const { roots, allowDirs } = await this.#options.workspace.roots();
@@ -171,8 +181,9 @@ export class Sandbox {
   #dirsOnce(): Promise<{ parent: string; temp: string; filter?: string }> {
     this.#dirs ??= (async () => {
       if (this.#closed) throw new Error("the sandbox is closed");
+      if (this.#options.inspect) return { parent: "", temp: "<temp folder>" };
       const parent = await sandboxParent();
-      sweepDeadTempDirs(parent).catch(() => {});
+      await sweepDeadTempDirs(parent).catch(() => {});
       const temp = await createTempDir(parent);
       const bytes = seccompFilter(Deno.build.arch);
       if (!bytes) return { parent, temp };
@@ -193,7 +204,8 @@ export class Sandbox {
       plan = (async () => {
         const config = await this.#readConfig();
         const dirs = await this.#dirsOnce();
-        const cache = await cacheDir(roots, this.#options.env, dirs.parent);
+        const inspect = this.#options.inspect;
+        const cache = inspect ? "<cache folder>" : await cacheDir(roots, this.#options.env, dirs.parent);
         const policy = await buildPolicy({
           config,
           roots,
@@ -201,9 +213,13 @@ export class Sandbox {
           env: this.#options.env,
           configDir: userConfigDir(this.#options.env),
           temp: dirs.temp,
-          cache: join(cache),
+          cache,
         });
         this.#problems = policy.problems;
+        // Placeholders a killed server left in these folders go now (when no other server's job runs there).
+        for (const top of inspect ? [] : policy.plan.writable) {
+          await this.#placeholders.sweep(top).catch(() => {});
+        }
         return policy.plan;
       })();
       this.#plans.set(key, plan);

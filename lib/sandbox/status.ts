@@ -69,7 +69,7 @@ export function describeStatus(input: StatusInput): SandboxStatus {
   }
   const { plan, network } = input;
   const domains = plan.network.kind === "allow" ? ` (${plan.network.domains.length} domains asked)` : "";
-  const net = `network ${network.effective}${network.note ? `: ${network.note}` : domains}`;
+  const net = `network ${network.effective}${network.note ? ` (${network.note})` : domains}`;
   const sockets = input.filter ? "host unix sockets refused" : "host unix sockets hidden (no seccomp filter)";
   return {
     active: true,
