@@ -59,7 +59,8 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
     defineTool({
       name: "shell_run",
       description:
-        "Run a shell command, wait up to wait_s. Returns exit code and output, or a job_id if still running.",
+        "Run a shell command, wait up to wait_s. Returns exit code and output, or a job_id if still running. " +
+        "Sandboxed by the user's settings: writes outside the workspace and network may be refused.",
       input: {
         ...jobInput,
         timeout_s: z.number().optional().describe(
