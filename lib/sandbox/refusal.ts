@@ -6,7 +6,7 @@
  * or connection (no DNS, no route) and classifying the path by the plan.
  * @module
  */
-import { isAbsolute, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { platform } from "../platform/mod.ts";
 import { protectedReason } from "./protected.ts";
 import type { SandboxPlan } from "./plan.ts";
@@ -57,7 +57,7 @@ export function explainRefusal(
     const read = !write && READ_ERRORS.test(line);
     if (!write && !read) continue;
     for (const candidate of pathsIn(line)) {
-      const path = isAbsolute(candidate) ? candidate : resolve(options.cwd, candidate);
+      const path = realLocation(isAbsolute(candidate) ? candidate : resolve(options.cwd, candidate));
       const note = write ? writeRefusal(path, plan, CROSS_DEVICE.test(line)) : readRefusal(path, plan);
       if (note) return note;
     }
@@ -92,6 +92,18 @@ function writeRefusal(path: string, plan: SandboxPlan, link: boolean): string | 
 function readRefusal(path: string, plan: SandboxPlan): string | undefined {
   if (!plan.denyRead.some((denied) => platform.isInside(path, denied))) return undefined;
   return `[sandbox] refused a read of ${JSON.stringify(path)} (credentials are hidden from jobs)`;
+}
+
+/**
+ * Where `path` really is: its folder with symlinks resolved (a link in the workspace that points outside is
+ * a write outside). The file itself may not exist: the write was refused.
+ */
+function realLocation(path: string): string {
+  try {
+    return join(Deno.realPathSync(dirname(path)), basename(path));
+  } catch {
+    return path;
+  }
 }
 
 /** Path-like strings in an error line: the one right before the error, else the quoted ones. */
