@@ -2,7 +2,7 @@
 import { ToolError } from "../../lib/mcp/errors.ts";
 import type { OutputLogOptions } from "../../lib/process/output_log.ts";
 import { capQuote } from "../../lib/text/cap.ts";
-import { processIdentity } from "../../lib/process/processes.ts";
+import { helperPath, processIdentity } from "../../lib/process/processes.ts";
 import { killMarked } from "../../lib/process/tree_kill.ts";
 import { adoption } from "../../lib/process/adoption.ts";
 import { GroupWatchdog } from "../../lib/process/watchdog.ts";
@@ -180,7 +180,8 @@ export class JobRegistry {
     this.#watchdog ??= new GroupWatchdog({
       // A BRE for grep: only the dots of the prefix are special.
       markerPattern: `^${prefix.replaceAll(".", "\\.")}`,
-      path: this.#options.serverEnv.PATH,
+      // Never a folder a job may write first: the watchdog runs grep and kill outside any sandbox.
+      path: helperPath(this.#options.serverEnv.PATH),
     });
     const { env, clearEnv } = jobEnv({
       serverEnv: this.#options.serverEnv,

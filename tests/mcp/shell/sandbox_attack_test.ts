@@ -283,3 +283,34 @@ async function unixListener(path: string) {
     [Symbol.asyncDispose]: stop,
   };
 }
+
+Deno.test({
+  name: "sandbox attacks: programs planted in a PATH folder the job may write never run as the server",
+  ignore: !bwrapUsable,
+  fn: async () => {
+    await using fixture = await attackFixture();
+    const { workspace, outside } = fixture;
+    // A user whose PATH names workspace folders (a venv's bin, `node_modules/.bin`, a relative `bin`).
+    const path = `${join(workspace, "bin")}:bin:${Deno.env.get("PATH")}`;
+    await using server = await spawnShellProcess({ cwd: workspace, env: { ...fixture.env, PATH: path } });
+    const plant = [
+      "mkdir -p bin",
+      "for p in ps cat grep sh sleep kill; do",
+      `  printf '#!/bin/sh\\necho "$PPID $(/usr/bin/cat /proc/$PPID/cmdline | tr "\\\\0" " ")" > ${outside}/ran-%s\\nexec /usr/bin/env -i PATH=/usr/bin:/bin %s "$@"\\n' $p $p > bin/$p`,
+      "  chmod +x bin/$p",
+      "done",
+    ].join("\n");
+    assert.match(await server.call("shell_run", { command: plant }), /^exit 0 after/);
+    // Each of these makes the server look at the process table and signal what is left, outside the sandbox.
+    assert.match(
+      await server.call("shell_run", { command: "sleep 7501 >/dev/null 2>&1 &" }),
+      /its background processes still run/,
+    );
+    await server.call("shell_list");
+    assert.match(await server.call("shell_kill", { job_id: 2 }), /background processes killed/);
+    await server.closeStdin();
+    await server.status;
+    const ran = (await Array.fromAsync(Deno.readDir(outside))).map((entry) => entry.name);
+    assert.deepEqual(ran.filter((name) => name.startsWith("ran-")), []);
+  },
+});
