@@ -1,91 +1,17 @@
 /**
- * The Linux engine: bubblewrap. Probes once whether it works here (found, user namespaces allowed, the
- * flags we use understood), then wraps each job: looks at the disk, holds placeholders for missing protected
- * names, and builds the command line (bwrap.ts). bwrap is found once, in the system folders first, and
- * never in a folder a job may write: a job must not be able to put its own `bwrap` in the next job's way.
+ * The Linux engine: bubblewrap (probed by linux_probe.ts). Wraps each job: looks at the disk, holds the
+ * placeholders for missing protected names, and builds the command line (bwrap.ts).
  * @module
  */
-import { findOnPath } from "../platform/which.ts";
 import { platform } from "../platform/mod.ts";
 import type { ShellInvocation } from "../platform/posix.ts";
 import { bwrapArgs, type BwrapOptions, type Facts, type PathKind, protectedMounts, topOf } from "./bwrap.ts";
 import type { SandboxPlan } from "./plan.ts";
 import { placeholderFile, type Placeholders } from "./placeholders.ts";
 
-/** What the probe found. */
-export interface LinuxProbe {
-  /** Absolute path of bwrap, when it works. */
-  bwrap?: string;
-  version?: string;
-  /** Why it cannot be used (with how to fix it). */
-  problem?: string;
-  disableUserns: boolean;
-}
-
-/** Where distributions install bwrap; searched before PATH. */
-const SYSTEM_BWRAP = ["/usr/bin/bwrap", "/bin/bwrap", "/usr/local/bin/bwrap"];
-const INSTALL_HINT =
-  "install bubblewrap (apt install bubblewrap, dnf install bubblewrap, pacman -S bubblewrap)";
 /** The job's parent: opens the seccomp filter on fd 3 for bwrap, then runs it and exits with its status. */
 const WITH_FILTER = 'exec 3<"$1" || exit 126\nshift\n"$@"\nexit $?';
 const WITHOUT_FILTER = '"$@"\nexit $?';
-const decoder = new TextDecoder();
-
-/** Finds bwrap and runs a trial sandbox with the flags jobs get (and the seccomp filter, when given). */
-export async function probeBwrap(
-  env: { PATH?: string },
-  options: { filterPath?: string; writable?: readonly string[] } = {},
-): Promise<LinuxProbe> {
-  let bwrap: string | null = null;
-  for (const candidate of SYSTEM_BWRAP) {
-    if (await Deno.stat(candidate).then((info) => info.isFile, () => false)) {
-      bwrap = candidate;
-      break;
-    }
-  }
-  bwrap ??= await findOnPath("bwrap", env);
-  if (!bwrap) return { problem: `bwrap is not installed: ${INSTALL_HINT}`, disableUserns: false };
-  bwrap = await Deno.realPath(bwrap);
-  if ((options.writable ?? []).some((dir) => platform.isInside(bwrap!, dir))) {
-    return { problem: `bwrap at "${bwrap}" lies in a folder jobs may write`, disableUserns: false };
-  }
-  const version = (await run(bwrap, ["--version"])).out.trim();
-  for (const disableUserns of [true, false]) {
-    const flags = [
-      "--unshare-user",
-      ...(disableUserns ? ["--disable-userns"] : []),
-      "--unshare-pid",
-      "--unshare-ipc",
-      "--unshare-net",
-      "--new-session",
-      "--cap-drop",
-      "ALL",
-      "--ro-bind",
-      "/",
-      "/",
-      "--dev",
-      "/dev",
-      "--proc",
-      "/proc",
-      ...(options.filterPath ? ["--seccomp", "3"] : []),
-      "--",
-      "/bin/true",
-    ];
-    const trial = wrapInvocation(bwrap, options.filterPath, flags);
-    const result = await run(trial.program, trial.args);
-    if (result.ok) return { bwrap, version, disableUserns };
-    // bubblewrap before 0.8 does not know --disable-userns: try again without it.
-    if (disableUserns && /disable-userns|Unknown option/i.test(result.err)) continue;
-    const reason = result.err.trim().split("\n")[0] || "it failed";
-    return {
-      version,
-      problem: `bubblewrap cannot create a sandbox here (${reason}); user namespaces may be off ` +
-        "(sysctl kernel.unprivileged_userns_clone=1) or refused by the container",
-      disableUserns: false,
-    };
-  }
-  return { problem: "unreachable", disableUserns: false };
-}
 
 /** One job's sandbox on Linux, once its placeholders are held. */
 export interface LinuxJob {
@@ -156,7 +82,11 @@ export async function prepareLinuxJob(plan: SandboxPlan, options: LinuxJobOption
 }
 
 /** `/bin/sh` running bwrap with `args`, fd 3 opened on the filter first when there is one. */
-function wrapInvocation(bwrap: string, filterPath: string | undefined, args: string[]): ShellInvocation {
+export function wrapInvocation(
+  bwrap: string,
+  filterPath: string | undefined,
+  args: string[],
+): ShellInvocation {
   return filterPath
     ? { program: "/bin/sh", args: ["-c", WITH_FILTER, "shell-mcp-job", filterPath, bwrap, ...args] }
     : { program: "/bin/sh", args: ["-c", WITHOUT_FILTER, "shell-mcp-job", bwrap, ...args] };
@@ -213,15 +143,5 @@ function lstatKind(path: string): PathKind {
     return info.isDirectory ? "dir" : "file";
   } catch {
     return "missing";
-  }
-}
-
-async function run(program: string, args: string[]): Promise<{ ok: boolean; out: string; err: string }> {
-  try {
-    const output = await new Deno.Command(program, { args, stdin: "null", stdout: "piped", stderr: "piped" })
-      .output();
-    return { ok: output.success, out: decoder.decode(output.stdout), err: decoder.decode(output.stderr) };
-  } catch (error) {
-    return { ok: false, out: "", err: error instanceof Error ? error.message : String(error) };
   }
 }

@@ -17,7 +17,7 @@ import {
   SOCKET_FOLDERS,
   SOCKET_VARIABLES,
 } from "./defaults.ts";
-import { remoteHosts } from "./git_remotes.ts";
+import { hooksPaths, remoteHosts } from "./git_config.ts";
 import { findNested } from "./nested.ts";
 import type { NetworkPlan, SandboxPlan } from "./plan.ts";
 import { PROTECTED_NAMES } from "./protected.ts";
@@ -71,6 +71,12 @@ export async function buildPolicy(input: PolicyInput): Promise<Policy> {
       if (!(gitIsFile && name.path.startsWith(".git/"))) protectedPaths.push(join(root, name.path));
     }
     if (gitIsFile) protectedPaths.push(join(root, ".git"));
+    // Hooks moved into the working tree (`core.hooksPath`) run at the user's next commit just the same.
+    const globals = [
+      home && join(home, ".gitconfig"),
+      input.configDir && join(input.configDir, "git", "config"),
+    ];
+    protectedPaths.push(...await hooksPaths(root, globals.filter((file): file is string => !!file), home));
   }
   for (const top of writable) {
     const finds = await findNested(top);

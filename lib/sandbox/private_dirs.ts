@@ -85,3 +85,28 @@ export async function cacheDir(
   }
   throw lastError;
 }
+
+/** A sandbox's own folders: the parent of all, its temp folder, and its seccomp filter's file. */
+export interface SandboxDirs {
+  parent: string;
+  temp: string;
+  /** Beside the temp folder, not in it: a job writes its /tmp and must not swap the next job's filter. */
+  filter?: string;
+}
+
+/** Sweeps dead servers' temp folders, makes this sandbox's, and writes the filter (when the CPU has one). */
+export async function createSandboxDirs(filter: Uint8Array | null): Promise<SandboxDirs> {
+  const parent = await sandboxParent();
+  await sweepDeadTempDirs(parent).catch(() => {});
+  const temp = await createTempDir(parent);
+  if (!filter) return { parent, temp };
+  const path = `${temp}.bpf`;
+  await Deno.writeFile(path, filter, { mode: 0o600, createNew: true });
+  return { parent, temp, filter: path };
+}
+
+/** Removes a sandbox's temp folder and filter file. */
+export async function removeSandboxDirs(dirs: SandboxDirs): Promise<void> {
+  await removeTempDir(dirs.temp);
+  if (dirs.filter) await Deno.remove(dirs.filter).catch(() => {});
+}

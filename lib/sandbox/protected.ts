@@ -26,6 +26,7 @@ export const PROTECTED_NAMES: readonly ProtectedName[] = [
   { path: ".git/worktrees", depth: "any", why: "worktrees' git config" },
   // A `commondir` file makes git read config and hooks from the folder it names (one the writer chose).
   { path: ".git/commondir", depth: "any", why: "git reads its config from where it points" },
+  { path: ".git/config.worktree", depth: "any", why: "git runs commands its config names" },
   { path: ".gitmodules", depth: "any", why: "git clones what it names" },
   { path: ".envrc", depth: "any", why: "direnv runs it" },
   { path: ".continue", depth: "root", why: "Continue's configuration" },

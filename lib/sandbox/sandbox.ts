@@ -10,11 +10,12 @@ import { os, userConfigDir } from "../platform/mod.ts";
 import type { ShellInvocation } from "../platform/posix.ts";
 import { readSandboxConfig, type SandboxConfig } from "./config.ts";
 import { buildPolicy } from "./policy.ts";
-import { type LinuxProbe, prepareLinuxJob, probeBwrap } from "./linux.ts";
+import { prepareLinuxJob } from "./linux.ts";
+import { type LinuxProbe, probeBwrap } from "./linux_probe.ts";
 import { networkSetup } from "./network.ts";
 import { Placeholders } from "./placeholders.ts";
 import type { SandboxPlan } from "./plan.ts";
-import { cacheDir, createTempDir, removeTempDir, sandboxParent, sweepDeadTempDirs } from "./private_dirs.ts";
+import { cacheDir, createSandboxDirs, removeSandboxDirs, type SandboxDirs } from "./private_dirs.ts";
 import { explainRefusal } from "./refusal.ts";
 import { seccompFilter } from "./seccomp.ts";
 import { describeStatus, type SandboxStatus } from "./status.ts";
@@ -60,7 +61,7 @@ export class Sandbox {
   #options: SandboxOptions;
   #config: Promise<SandboxConfig> | undefined;
   #probe: Promise<LinuxProbe | null> | undefined;
-  #dirs: Promise<{ parent: string; temp: string; filter?: string }> | undefined;
+  #dirs: Promise<SandboxDirs> | undefined;
   #plans = new Map<string, Promise<SandboxPlan>>();
   #problems: string[] = [];
   #placeholders: Placeholders;
@@ -141,8 +142,7 @@ export class Sandbox {
     const dirs = await this.#dirs?.catch(() => undefined);
     if (!dirs || this.#options.inspect) return;
     await this.#placeholders.close();
-    await removeTempDir(dirs.temp);
-    if (dirs.filter) await Deno.remove(dirs.filter).catch(() => {});
+    await removeSandboxDirs(dirs);
   }
 
   /** The plan in force for the current roots, or null when jobs run unsandboxed (for tests and doctor). */
@@ -178,20 +178,11 @@ export class Sandbox {
       : `no sandbox engine for ${os} yet`;
   }
 
-  #dirsOnce(): Promise<{ parent: string; temp: string; filter?: string }> {
-    this.#dirs ??= (async () => {
-      if (this.#closed) throw new Error("the sandbox is closed");
-      if (this.#options.inspect) return { parent: "", temp: "<temp folder>" };
-      const parent = await sandboxParent();
-      await sweepDeadTempDirs(parent).catch(() => {});
-      const temp = await createTempDir(parent);
-      const bytes = seccompFilter(Deno.build.arch);
-      if (!bytes) return { parent, temp };
-      // Beside the temp folder, not in it: a job writes its /tmp and must not swap the next job's filter.
-      const filter = `${temp}.bpf`;
-      await Deno.writeFile(filter, bytes, { mode: 0o600, createNew: true });
-      return { parent, temp, filter };
-    })();
+  #dirsOnce(): Promise<SandboxDirs> {
+    if (this.#closed) return Promise.reject(new Error("the sandbox is closed"));
+    this.#dirs ??= this.#options.inspect
+      ? Promise.resolve({ parent: "", temp: "<temp folder>" })
+      : createSandboxDirs(seccompFilter(Deno.build.arch));
     return this.#dirs;
   }
 

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { buildPolicy, type PolicyInput } from "../../../lib/sandbox/policy.ts";
 import { readSandboxConfig } from "../../../lib/sandbox/config.ts";
-import { parseRemoteHosts } from "../../../lib/sandbox/git_remotes.ts";
+import { parseRemoteHosts } from "../../../lib/sandbox/git_config.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
 import { isWindows } from "../../../lib/platform/mod.ts";
 
@@ -122,6 +122,25 @@ Deno.test({
     }
     const off = await buildPolicy(await input(ws.path, "/nonexistent", { MCP_SANDBOX_NETWORK: "off" }));
     assert.deepEqual(off.plan.network, { kind: "off" });
+  },
+});
+
+Deno.test({
+  name: "policy: hooks moved into the working tree by core.hooksPath are protected (husky's folder too)",
+  ...posixOnly,
+  fn: async () => {
+    await using ws = await tempWorkspace({
+      "repo/.git/config": "[core]\n\thooksPath = .husky/_\n",
+      "repo/.husky/pre-commit": "npm test\n",
+      "other/.git/HEAD": "ref: x\n",
+      "home/.gitconfig": "[core]\n\thooksPath = .githooks\n",
+    });
+    const repo = await buildPolicy(await input(ws.join("repo"), ws.join("home")));
+    assert.ok(repo.plan.protectedPaths.includes(ws.join("repo", ".husky", "_")));
+    assert.ok(repo.plan.protectedPaths.includes(ws.join("repo", ".husky")));
+    // The user's global setting applies to every repository, relative to it.
+    const other = await buildPolicy(await input(ws.join("other"), ws.join("home")));
+    assert.ok(other.plan.protectedPaths.includes(ws.join("other", ".githooks")));
   },
 });
 

@@ -6,7 +6,7 @@
  */
 import { join } from "node:path";
 import { os } from "../../../lib/platform/mod.ts";
-import { probeBwrap } from "../../../lib/sandbox/linux.ts";
+import { probeBwrap } from "../../../lib/sandbox/linux_probe.ts";
 import { type TempWorkspace, tempWorkspace } from "../../_support/workspace.ts";
 
 /** Whether bubblewrap can make a sandbox here (Linux, installed, user namespaces allowed). */

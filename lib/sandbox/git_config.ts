@@ -1,22 +1,56 @@
 /**
- * The hosts of a workspace's git remotes, for the network allow-list: `git fetch`/`push` to the repository's
- * own remotes should work sandboxed. Read at server start from `.git/config` (protected: no job writes it);
- * only `[remote "…"]` sections' `url` and `pushurl` count.
+ * What the policy reads from a workspace's git config, at server start (it is protected: no job writes it):
+ * the hosts of its remotes, for the network allow-list (`git fetch`/`push` to the repository's own remotes
+ * should work sandboxed), and where its hooks are when `core.hooksPath` moves them into the working tree
+ * (husky, `.githooks/`): those are protected like `.git/hooks`.
  * @module
  */
 import { isAbsolute, join, resolve } from "node:path";
 
 /** Hosts named by the remotes of the repository at `root` (none when it is not one, or unreadable). */
 export async function remoteHosts(root: string): Promise<string[]> {
-  const config = await configPath(root);
-  if (!config) return [];
-  let text: string;
-  try {
-    text = await Deno.readTextFile(config);
-  } catch {
-    return [];
+  return parseRemoteHosts(await readConfig(root));
+}
+
+/**
+ * Where git looks for the hooks of the repository at `root` when `core.hooksPath` says so (the repository's
+ * config first, then the user's global ones), resolved against `root`; with husky's `<dir>/_` the folder
+ * whose files its hooks run too. Empty when unset.
+ */
+export async function hooksPaths(
+  root: string,
+  globalConfigs: readonly string[],
+  home?: string,
+): Promise<string[]> {
+  let value = parseHooksPath(await readConfig(root));
+  for (const file of globalConfigs) {
+    if (value !== undefined) break;
+    value = parseHooksPath(await Deno.readTextFile(file).catch(() => ""));
   }
-  return parseRemoteHosts(text);
+  if (!value) return [];
+  const path = resolve(root, home ? value.replace(/^~(?=\/)/, home) : value);
+  return path.endsWith("/_") ? [path, path.slice(0, -2)] : [path];
+}
+
+/** The value of `core.hooksPath` in a git config's text, or undefined. */
+export function parseHooksPath(text: string): string | undefined {
+  let inCore = false;
+  let value: string | undefined;
+  for (const raw of text.split("\n")) {
+    const line = raw.trim();
+    if (line.startsWith("[")) {
+      inCore = /^\[core\]/i.test(line);
+      continue;
+    }
+    const match = /^hookspath\s*=\s*(.+)$/i.exec(line);
+    if (inCore && match) value = match[1].trim().replace(/^"(.*)"$/, "$1");
+  }
+  return value;
+}
+
+async function readConfig(root: string): Promise<string> {
+  const config = await configPath(root);
+  return config ? await Deno.readTextFile(config).catch(() => "") : "";
 }
 
 /** The hosts of the `url`/`pushurl` entries of `[remote "…"]` sections in a git config's text. */
