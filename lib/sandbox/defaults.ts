@@ -64,8 +64,9 @@ export const DENY_READ_SYSTEM: readonly string[] = [
 ];
 
 /**
- * Home folder files that run code at a shell's or git's start. Read-only anyway unless the user makes a
- * folder holding them writable (MCP_SANDBOX_WRITE=~): then they stay protected.
+ * Home folder files that run code at a shell's, git's or ssh's start. Read-only anyway unless the user makes
+ * a folder holding them writable (MCP_SANDBOX_WRITE=~), or they are symlinks into the workspace (a dotfiles
+ * repository): then they stay protected.
  */
 export const PROTECTED_IN_HOME: readonly string[] = [
   ".bashrc",
@@ -81,6 +82,9 @@ export const PROTECTED_IN_HOME: readonly string[] = [
   ".gitconfig",
   ".config/git",
   ".ssh",
+  ".ssh/config",
+  ".ssh/authorized_keys",
+  ".ssh/rc",
   ".config/continue-mcp",
   ".continue",
   ".claude",

@@ -96,6 +96,11 @@ export async function buildPolicy(input: PolicyInput): Promise<Policy> {
   if (home && writable.some((dir) => platform.isInside(home, dir))) {
     for (const name of PROTECTED_IN_HOME) protectedPaths.push(join(home, name));
   }
+  // A dotfiles repository as the workspace: ~/.bashrc may be a symlink to a file a job can write.
+  for (const name of home ? PROTECTED_IN_HOME : []) {
+    const target = await real(join(home!, name));
+    if (target) protectedPaths.push(target);
+  }
   // Programs on PATH that a job could replace in a folder the user opened for writing run outside later.
   for (const dir of (env.PATH ?? "").split(platform.listSeparator)) {
     const resolved = await real(dir);

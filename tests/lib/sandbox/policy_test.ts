@@ -144,6 +144,23 @@ Deno.test({
   },
 });
 
+Deno.test({
+  name: "policy: a dotfiles workspace: the home's rc files that link into it stay protected",
+  ...posixOnly,
+  fn: async () => {
+    await using ws = await tempWorkspace({
+      "dotfiles/bashrc": "# rc\n",
+      "dotfiles/ssh_config": "Host *\n",
+      "home/.ssh/": "",
+    });
+    await Deno.symlink(ws.join("dotfiles", "bashrc"), ws.join("home", ".bashrc"));
+    await Deno.symlink(ws.join("dotfiles", "ssh_config"), ws.join("home", ".ssh", "config"));
+    const { plan } = await buildPolicy(await input(ws.join("dotfiles"), ws.join("home")));
+    assert.ok(plan.protectedPaths.includes(ws.join("dotfiles", "bashrc")));
+    assert.ok(plan.protectedPaths.includes(ws.join("dotfiles", "ssh_config")));
+  },
+});
+
 Deno.test("git remotes: url and pushurl of remotes only, every URL form", () => {
   const text = [
     '[remote "origin"]',
