@@ -38,6 +38,8 @@ export interface BwrapOptions {
   disableUserns: boolean;
   /** Files or folders shown read-only even though they lie in a hidden folder or under /tmp (resolv.conf). */
   keep?: readonly string[];
+  /** The network's own arguments and command prefix (network.ts: the allow-list proxy's bridge). */
+  network?: { bwrapArgs?: readonly string[]; commandPrefix?: readonly string[] };
 }
 
 /** The protected paths to mount read-only, and the missing ones among them that need a placeholder folder. */
@@ -130,9 +132,10 @@ export function bwrapArgs(
     args.push("--setenv", name, name === "TMPDIR" ? "/tmp" : value);
   }
   for (const name of plan.unsetEnv ?? []) args.push("--unsetenv", name);
+  args.push(...options.network?.bwrapArgs ?? []);
   args.push("--chdir", options.cwd);
   if (options.seccompFd !== undefined) args.push("--seccomp", String(options.seccompFd));
-  args.push("--", ...command);
+  args.push("--", ...options.network?.commandPrefix ?? [], ...command);
   return args;
 }
 

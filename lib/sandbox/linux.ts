@@ -30,6 +30,8 @@ export interface LinuxJobOptions {
   /** The seccomp filter's file (in a folder no job sees), or undefined on CPUs without one. */
   filterPath?: string;
   shareNetwork: boolean;
+  /** The network's own bwrap arguments and command prefix (network.ts). */
+  network?: BwrapOptions["network"];
   cwd: string;
   /** Paths shown read-only though they lie in hidden folders or /tmp (resolv.conf, a home under /tmp). */
   keep: readonly string[];
@@ -68,6 +70,7 @@ export async function prepareLinuxJob(plan: SandboxPlan, options: LinuxJobOption
     seccompFd: options.filterPath ? 3 : undefined,
     disableUserns: options.disableUserns,
     keep: options.keep,
+    network: options.network,
   };
   return {
     wrap: (invocation) =>

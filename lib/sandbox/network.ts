@@ -15,6 +15,10 @@ export interface NetworkSetup {
   effective: string;
   /** Why it differs from what was asked, when it does. */
   note?: string;
+  /** More bwrap arguments for the proxy's bridge (`--bind <socket> <socket>`, `--setenv HTTPS_PROXY …`). */
+  bwrapArgs?: readonly string[];
+  /** A program the job's command runs under inside the sandbox (the bridge's launcher). */
+  commandPrefix?: readonly string[];
 }
 
 /** The setup of `plan`. */
@@ -25,9 +29,9 @@ export function networkSetup(plan: NetworkPlan): NetworkSetup {
     case "off":
       return { share: false, effective: "off" };
     case "allow":
-      // TODO(28): start the allow-list proxy (lib/sandbox/proxy.ts) for plan.domains, bind its bridge into
-      // the job's network namespace and point HTTP(S)_PROXY at it. Note for that bridge: the job's seccomp
-      // filter refuses socket(AF_UNIX), so it must connect to the proxy's socket from outside the filter.
+      // TODO(28): start the allow-list proxy (lib/sandbox/proxy.ts) for plan.domains and return its bridge
+      // as bwrapArgs/commandPrefix. Note for that bridge: the job's seccomp filter refuses socket(AF_UNIX)
+      // for every process in the sandbox, so the bridge must not need to create one inside it.
       return {
         share: false,
         effective: "off",

@@ -122,6 +122,7 @@ export class Sandbox {
       disableUserns: probe.disableUserns,
       filterPath: dirs.filter,
       shareNetwork: network.share,
+      network,
       cwd,
       keep: await Promise.all(keep.map((path) => Deno.realPath(path).catch(() => path))),
       placeholders: this.#placeholders,
