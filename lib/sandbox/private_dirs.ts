@@ -40,8 +40,8 @@ export async function removeTempDir(path: string): Promise<void> {
 }
 
 /**
- * Removes the temp folders of servers of our PID namespace that no longer run (a pid with another start
- * time is another process). Folders of other namespaces (containers) are left alone.
+ * Removes the temp folders (and filter files) of servers of our PID namespace that no longer run (a pid
+ * with another start time is another process). Those of other namespaces (containers) are left alone.
  */
 export async function sweepDeadTempDirs(parent: string): Promise<string[]> {
   const self = await processIdentity();
@@ -50,8 +50,9 @@ export async function sweepDeadTempDirs(parent: string): Promise<string[]> {
   const live = new Set(rows.map((row) => `${row.pid}-${row.start}`));
   const removed: string[] = [];
   for await (const entry of Deno.readDir(parent)) {
-    const match = /^(\d+)-(\d+)-(\d+)-[0-9a-f]{8}$/.exec(entry.name);
-    if (!match || !entry.isDirectory || match[1] !== self.pidNamespace) continue;
+    // A temp folder, or the seccomp filter file beside it.
+    const match = /^(\d+)-(\d+)-(\d+)-[0-9a-f]{8}(\.bpf)?$/.exec(entry.name);
+    if (!match || entry.isSymlink || match[1] !== self.pidNamespace) continue;
     if (live.has(`${match[2]}-${match[3]}`)) continue;
     await removeTempDir(join(parent, entry.name));
     removed.push(entry.name);
