@@ -10,6 +10,8 @@ import { listTokens } from "./tokens.ts";
 import { findExternals } from "./externals.ts";
 import { gatewayHealth } from "./gateway_health.ts";
 import { warmCache } from "./warm_cache.ts";
+import { Sandbox } from "../lib/sandbox/sandbox.ts";
+import { Workspace } from "../lib/workspace/workspace.ts";
 
 const encoder = new TextEncoder();
 const print = (line = "") => Deno.stdout.writeSync(encoder.encode(`${line}\n`));
@@ -61,12 +63,26 @@ for (const external of await findExternals()) {
   print(`  ${mark} ${external.name.padEnd(12)} ${external.detail}`);
 }
 
+// The shell server's sandbox, as a server started here would run it (issue 28): never silently off.
+const workspace = Workspace.fromEnv();
+const sandbox = new Sandbox({
+  env: Deno.env.toObject(),
+  inspect: true,
+  workspace: { roots: () => Promise.resolve({ roots: workspace.roots, allowDirs: workspace.allowDirs }) },
+});
+const sandboxed = await sandbox.status();
+print(`
+shell sandbox: ${sandboxed.summary}`);
+for (const problem of sandboxed.problems) print(`  warn ${problem}`);
+if (sandboxed.refusing) failures.push(`shell sandbox: ${sandboxed.summary}`);
+else if (!sandboxed.active) warnings++;
+
 if (failures.length) {
   print(`\n${failures.length} problem(s):`);
   for (const failure of failures) print(`- ${failure}`);
   Deno.exit(1);
 }
-print(`\nall servers ok${warnings ? ` (${warnings} optional tool(s) missing, see above)` : ""}`);
+print(`\nall servers ok${warnings ? ` (${warnings} warning(s), see above)` : ""}`);
 
 function printTable(table: string[][]): void {
   const widths = table[0].map((_, column) => Math.max(...table.map((row) => row[column].length)));

@@ -157,9 +157,31 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
+/** Folders where every POSIX system keeps ps, cat, grep and sh; nobody but root writes them. */
+const SYSTEM_BIN = ["/usr/bin", "/bin", "/usr/sbin", "/sbin"];
+
+/**
+ * The PATH helper programs (ps, cat, grep, sh, and what the watchdog runs) are found on: the system folders
+ * first, then only PATH's absolute entries. A folder a job may write (a relative entry such as
+ * `node_modules/.bin`, a virtualenv's bin in the workspace) must never come first: a `ps` planted there by
+ * a sandboxed job would run outside the sandbox, as the server.
+ */
+export function helperPath(path: string = Deno.env.get("PATH") ?? ""): string {
+  const rest = path.split(":").filter((dir) => dir.startsWith("/") && !SYSTEM_BIN.includes(dir));
+  return [...SYSTEM_BIN, ...rest].join(":");
+}
+
 async function run(program: string, args: string[]): Promise<string | null> {
   try {
-    const output = await new Deno.Command(program, { args, stdin: "null", stdout: "piped", stderr: "null" })
+    // The child's PATH also finds the program itself, and what an `sh -c` runs.
+    const env = { PATH: helperPath() };
+    const output = await new Deno.Command(program, {
+      args,
+      env,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "null",
+    })
       .output();
     return decoder.decode(output.stdout);
   } catch {

@@ -39,4 +39,13 @@ export interface SandboxPlan {
   /** Private caches for package managers (npm, pip, cargo, go, deno), so a job cannot poison the user's. */
   cache: string;
   network: NetworkPlan;
+  /**
+   * Folders shown to the job empty (where host unix sockets live: /run, $XDG_RUNTIME_DIR, the ssh-agent's):
+   * a job that can talk to docker.sock is root. Optional; absent means none.
+   */
+  hidden?: readonly string[];
+  /** Variables set in the job's environment (caches pointed at `cache`, TMPDIR). Optional. */
+  env?: Readonly<Record<string, string>>;
+  /** Variables removed from the job's environment (ones naming host sockets). Optional. */
+  unsetEnv?: readonly string[];
 }

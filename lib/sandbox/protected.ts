@@ -24,6 +24,9 @@ export const PROTECTED_NAMES: readonly ProtectedName[] = [
   // Submodules and worktrees keep their own config and hooks under .git/modules/<name>/ and .git/worktrees/.
   { path: ".git/modules", depth: "any", why: "submodules' git config and hooks" },
   { path: ".git/worktrees", depth: "any", why: "worktrees' git config" },
+  // A `commondir` file makes git read config and hooks from the folder it names (one the writer chose).
+  { path: ".git/commondir", depth: "any", why: "git reads its config from where it points" },
+  { path: ".git/config.worktree", depth: "any", why: "git runs commands its config names" },
   { path: ".gitmodules", depth: "any", why: "git clones what it names" },
   { path: ".envrc", depth: "any", why: "direnv runs it" },
   { path: ".continue", depth: "root", why: "Continue's configuration" },

@@ -18,6 +18,7 @@ import { adoption } from "../../lib/process/adoption.ts";
 import { type GroupWatch, Leftovers } from "./leftovers.ts";
 import { type Launch, prepareLaunch } from "./launch.ts";
 import { StdinClosedError, StdinQueue, type StdinReport } from "./stdin.ts";
+import type { SandboxedJob } from "../../lib/sandbox/sandbox.ts";
 
 /** A read of a job's output; `midLine` when it jumped the dropped middle to a point inside a line. */
 export type JobSlice = LogSlice & { midLine?: boolean };
@@ -43,6 +44,8 @@ export interface JobSpec {
   log?: OutputLogOptions;
   /** Kills the job's group if the server dies (POSIX). */
   watchdog?: GroupWatch;
+  /** The job's sandbox, when it runs in one. */
+  sandbox?: SandboxedJob;
   now?: () => number;
 }
 
@@ -78,6 +81,8 @@ export class Job {
   #owned: OwnedTree | null;
   #disown: () => void;
   #now: () => number;
+  /** Whether the sandbox's explanation of a refusal was looked for (once the job ended; said once). */
+  #sandboxNoteTaken = false;
 
   private constructor(spec: JobSpec, child: Deno.ChildProcess, launch: Launch, owned: OwnedTree | null) {
     // Deno reaps the shell: never the adoption scan (registered in the turn that spawned it).
@@ -105,9 +110,12 @@ export class Job {
       marker: spec.marker,
       watchdog: spec.watchdog,
       owned,
+      isSandboxProcess: spec.sandbox?.isSandboxProcess,
       onGone: () => {
-        // Gone or killed: nothing is left for kill-on-close to end.
+        // Gone or killed: nothing is left for kill-on-close to end, and no sandboxed process needs the
+        // placeholders of its protected names any more.
         this.#owned?.close();
+        spec.sandbox?.release().catch(() => {});
         clearTimeout(this.#timer);
         this.#notify();
       },
@@ -123,9 +131,16 @@ export class Job {
     let child: Deno.ChildProcess;
     let owned: OwnedTree | null;
     try {
-      launch = prepareLaunch(spec.shell, spec.command, { mergeStderr: spec.mergeStderr });
+      launch = prepareLaunch(spec.shell, spec.command, {
+        mergeStderr: spec.mergeStderr,
+        scriptDir: spec.sandbox?.scriptDir,
+        visibleScriptDir: spec.sandbox?.visibleScriptDir,
+      });
       // The job's parent is started with the job's environment: it shows the job no secret of the server.
-      const invocation = processRules.jobParent(launch.invocation);
+      // Sandboxed, that parent runs bwrap, whose init (the PID namespace's) is the shell's parent.
+      const invocation = spec.sandbox
+        ? spec.sandbox.wrap(launch.invocation)
+        : processRules.jobParent(launch.invocation);
       child = new Deno.Command(invocation.program, {
         args: invocation.args,
         cwd: spec.cwd,
@@ -141,10 +156,21 @@ export class Job {
       owned = ownProcessTree(child.pid);
     } catch (error) {
       launch?.cleanup();
+      spec.sandbox?.release().catch(() => {});
       const reason = error instanceof Error ? error.message : String(error);
       throw new ToolError("unavailable", `Cannot start "${capQuote(spec.command)}": ${capQuote(reason)}`);
     }
     return new Job(spec, child, launch, owned);
+  }
+
+  /**
+   * Once the job ended: the sandbox's line explaining a refusal in its error output, the first time it is
+   * asked for (it is said once); undefined otherwise.
+   */
+  takeSandboxNote(): string | undefined {
+    if (!this.#spec.sandbox || this.#state === "running" || this.#sandboxNoteTaken) return undefined;
+    this.#sandboxNoteTaken = true;
+    return this.#spec.sandbox.explain(this.#errorText());
   }
 
   /** Final once the shell exited and its output was collected. */
@@ -320,6 +346,19 @@ export class Job {
     await this.kill();
     // The tree is dead, so queued input fails at once; only a reader beyond reach could hold it longer.
     await this.#stdin?.close();
+  }
+
+  /** The error output kept (stdout too when merged into it), decoded. */
+  #errorText(): string {
+    const decoder = new TextDecoder();
+    let text = "";
+    for (let at = 0; at < this.log.total;) {
+      const slice = this.log.read(at, 256 * 1024);
+      text += decoder.decode(this.#spec.mergeStderr ? slice.stdout : slice.stderr, { stream: true });
+      if (slice.next <= at) break;
+      at = slice.next;
+    }
+    return text;
   }
 
   #append(stream: "stdout" | "stderr", bytes: Uint8Array): void {

@@ -2,7 +2,7 @@
 import { ToolError } from "../../lib/mcp/errors.ts";
 import type { OutputLogOptions } from "../../lib/process/output_log.ts";
 import { capQuote } from "../../lib/text/cap.ts";
-import { processIdentity } from "../../lib/process/processes.ts";
+import { helperPath, processIdentity } from "../../lib/process/processes.ts";
 import { killMarked } from "../../lib/process/tree_kill.ts";
 import { adoption } from "../../lib/process/adoption.ts";
 import { GroupWatchdog } from "../../lib/process/watchdog.ts";
@@ -11,6 +11,7 @@ import { jobEnv, MARKER_NAME } from "./env.ts";
 import { Job } from "./job.ts";
 import { LeftoverWatch } from "./leftover_watch.ts";
 import { resolveCwd, type ShellChoice, ShellFinder } from "./resolve.ts";
+import type { Sandbox, SandboxedJob } from "../../lib/sandbox/sandbox.ts";
 
 /** What the registry is built from. */
 export interface JobsOptions {
@@ -26,6 +27,8 @@ export interface JobsOptions {
   /** Between the polite signal and SIGKILL; default 2000. */
   graceMs?: number;
   log?: OutputLogOptions;
+  /** Runs every job in the OS sandbox, as its mode says; none: jobs run unsandboxed. */
+  sandbox?: Sandbox;
   now?: () => number;
 }
 
@@ -91,9 +94,15 @@ export class JobRegistry {
       const shell = await this.#shells.resolve(request.shell);
       const cwd = await resolveCwd(this.#options.workspace, request.cwd);
       const prefix = await this.#prefix();
-      // closeAll() may have run during the awaits: never spawn what it can no longer kill.
-      this.#assertOpen();
-      return this.#spawn(request, shell, cwd, prefix);
+      const sandbox = await this.#options.sandbox?.prepare(cwd) ?? undefined;
+      try {
+        // closeAll() may have run during the awaits: never spawn what it can no longer kill.
+        this.#assertOpen();
+      } catch (error) {
+        await sandbox?.release();
+        throw error;
+      }
+      return this.#spawn(request, shell, cwd, prefix, sandbox);
     } finally {
       this.#starting--;
     }
@@ -140,6 +149,8 @@ export class JobRegistry {
     // Orphans that left group, session and marker are ours by adoption; whose job they were is not known.
     if (this.#closeRegistry()) await adoption.killAll(this.#options.graceMs ?? 2000);
     await this.#watchdog?.close();
+    // Every job is gone: their temp folder goes too.
+    await this.#options.sandbox?.close();
   }
 
   #assertOpen(): void {
@@ -163,13 +174,14 @@ export class JobRegistry {
     return this.list().filter((job) => job.state === "running" || job.orphans);
   }
 
-  #spawn(request: StartRequest, shell: string, cwd: string, prefix: string): Job {
+  #spawn(request: StartRequest, shell: string, cwd: string, prefix: string, sandbox?: SandboxedJob): Job {
     const id = this.#nextId++;
     const marker = `${prefix}${id}`;
     this.#watchdog ??= new GroupWatchdog({
       // A BRE for grep: only the dots of the prefix are special.
       markerPattern: `^${prefix.replaceAll(".", "\\.")}`,
-      path: this.#options.serverEnv.PATH,
+      // Never a folder a job may write first: the watchdog runs grep and kill outside any sandbox.
+      path: helperPath(this.#options.serverEnv.PATH),
     });
     const { env, clearEnv } = jobEnv({
       serverEnv: this.#options.serverEnv,
@@ -191,6 +203,7 @@ export class JobRegistry {
       graceMs: this.#options.graceMs ?? 2000,
       log: this.#options.log,
       watchdog: this.#watchdog,
+      sandbox,
       now: this.#options.now,
     });
     this.#jobs.set(id, job);

@@ -16,13 +16,24 @@ export interface Launch {
   cleanup(): void;
 }
 
+/** How a launch is prepared. */
+export interface LaunchOptions {
+  mergeStderr: boolean;
+  /** Where temp scripts go (default the OS temp dir): a sandboxed job's own temp folder. */
+  scriptDir?: string;
+  /** The path the job sees `scriptDir` at (a sandboxed job sees its temp folder as /tmp). */
+  visibleScriptDir?: string;
+}
+
 /** Builds the invocation of `command` in `shell`, writing a 0600 temp script when argv would be too long. */
-export function prepareLaunch(shell: string, command: string, options: { mergeStderr: boolean }): Launch {
+export function prepareLaunch(shell: string, command: string, options: LaunchOptions): Launch {
   const inline = processRules.shellArgv(shell, command, options);
   if (!processRules.needsScriptFile(inline)) return { invocation: inline, cleanup: () => {} };
   const file = processRules.scriptFile(shell, command, options);
   // makeTempFile creates the file with mode 0600 in the OS temp dir: other users cannot read the script.
-  const path = Deno.makeTempFileSync({ prefix: "shell-mcp-", suffix: file.suffix });
+  const path = Deno.makeTempFileSync({ dir: options.scriptDir, prefix: "shell-mcp-", suffix: file.suffix });
+  const { scriptDir, visibleScriptDir } = options;
+  const visible = scriptDir && visibleScriptDir ? `${visibleScriptDir}${path.slice(scriptDir.length)}` : path;
   const cleanup = () => {
     try {
       Deno.removeSync(path);
@@ -36,5 +47,5 @@ export function prepareLaunch(shell: string, command: string, options: { mergeSt
     cleanup();
     throw error;
   }
-  return { invocation: processRules.scriptFileArgv(shell, path, options), scriptPath: path, cleanup };
+  return { invocation: processRules.scriptFileArgv(shell, visible, options), scriptPath: path, cleanup };
 }

@@ -24,6 +24,8 @@ export interface LeftoversOptions {
   owned?: OwnedTree | null;
   /** Called once, when nothing of the group is left (or it was killed). */
   onGone: () => void;
+  /** Processes not to name to the agent: the sandbox's own (bubblewrap's init), not the job's. */
+  isSandboxProcess?: (command: string) => boolean;
 }
 
 /** The process table and who carries which marker entry: one look shared by every job. */
@@ -55,7 +57,9 @@ export class Leftovers {
 
   /** Their command lines, shortened (a pid where the command line is not known). */
   get commands(): string[] {
-    return this.#rows.map((row) => {
+    const hidden = this.#options.isSandboxProcess;
+    const rows = hidden ? this.#rows.filter((row) => !row.command || !hidden(row.command)) : this.#rows;
+    return rows.map((row) => {
       const command = row.command || `pid ${row.pid}`;
       return command.length > COMMAND_CHARS ? `${command.slice(0, COMMAND_CHARS - 1)}…` : command;
     });

@@ -3,6 +3,7 @@ import meta from "./server.json" with { type: "json" };
 import { createMcpServer, type McpServerHandle } from "../../lib/mcp/server.ts";
 import type { Workspace } from "../../lib/workspace/workspace.ts";
 import { JobRegistry, type JobsOptions } from "./jobs.ts";
+import { Sandbox } from "../../lib/sandbox/sandbox.ts";
 import { createTools } from "./tools.ts";
 
 /** What the shell server needs. */
@@ -17,9 +18,13 @@ export interface ShellOptions extends Omit<JobsOptions, "workspace"> {
   filterTimeoutMs?: number;
 }
 
-/** Builds the shell server; its cleanup kills every job's process tree. */
+/**
+ * Builds the shell server; its cleanup kills every job's process tree. Without `sandbox`, jobs run in one
+ * configured from the server's environment (MCP_SANDBOX…) and the user's sandbox.json.
+ */
 export function createServer(options: ShellOptions): McpServerHandle {
-  const jobs = new JobRegistry(options);
+  const sandbox = options.sandbox ?? sandboxFromEnv(options);
+  const jobs = new JobRegistry({ ...options, sandbox });
   return createMcpServer({
     name: "shell",
     instructions: meta.instructions,
@@ -29,8 +34,25 @@ export function createServer(options: ShellOptions): McpServerHandle {
       startTimeoutS: options.startTimeoutS,
       inputWaitMs: options.inputWaitMs,
       filterTimeoutMs: options.filterTimeoutMs,
+      sandbox,
     }),
     workspace: options.workspace,
     cleanup: () => jobs.closeAll(),
+  });
+}
+
+/** The sandbox the user configured: their environment and config file, nothing from the workspace or model. */
+export function sandboxFromEnv(
+  options: { workspace: Workspace; serverEnv: Record<string, string> },
+): Sandbox {
+  const workspace = options.workspace;
+  return new Sandbox({
+    env: options.serverEnv,
+    workspace: {
+      roots: async () => {
+        await workspace.ready();
+        return { roots: workspace.roots, allowDirs: workspace.allowDirs };
+      },
+    },
   });
 }

@@ -1,6 +1,7 @@
 /** The shell server's tool table: run, start, output, input, kill, list. */
 import { z } from "zod";
 import { defineTool, type ToolDefinition } from "../../lib/mcp/tool.ts";
+import type { TextOutput } from "../../lib/mcp/render.ts";
 import { ToolError } from "../../lib/mcp/errors.ts";
 import { capQuote } from "../../lib/text/cap.ts";
 import { formatCount } from "../../lib/text/format.ts";
@@ -11,6 +12,8 @@ import { SHELLS } from "./resolve.ts";
 import { describeState, lastLine, renderDecoded } from "./render.ts";
 import { readPage, settle, untilFinished } from "./reading.ts";
 import { readWhole } from "./whole_read.ts";
+import type { Job } from "./job.ts";
+import type { Sandbox } from "../../lib/sandbox/sandbox.ts";
 
 /** What the tools need. */
 export interface ToolDeps {
@@ -22,6 +25,8 @@ export interface ToolDeps {
   inputWaitMs?: number;
   /** How long a shell_output filter may take before it is killed; 5000. */
   filterTimeoutMs?: number;
+  /** The jobs' sandbox: its mode is said in the first result, its refusals explained. */
+  sandbox?: Sandbox;
 }
 
 const DESTRUCTIVE = {
@@ -49,11 +54,13 @@ const jobInput = {
 /** The tools, closed over the job registry. */
 export function createTools(deps: ToolDeps): ToolDefinition[] {
   const { jobs } = deps;
+  const said = saySandbox(deps.sandbox);
   return [
     defineTool({
       name: "shell_run",
       description:
-        "Run a shell command, wait up to wait_s. Returns exit code and output, or a job_id if still running.",
+        "Run a shell command, wait up to wait_s. Returns exit code and output, or a job_id if still running. " +
+        "Sandboxed by the user's settings: writes outside the workspace and network may be refused.",
       input: {
         ...jobInput,
         timeout_s: z.number().optional().describe(
@@ -99,10 +106,13 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
             : `\n[job ${job.id}: shell_output job_id=${job.id} shows what still comes]`;
           // A cut names its cursor: the job id must be there to follow it.
           const id = whole.cutAt === undefined ? "" : `job ${job.id} `;
-          return `${id}${describeState(job)}\n${body || "(no output)"}${hint}`;
+          return await said(job, `${id}${describeState(job)}\n${body || "(no output)"}${hint}`);
         }
-        return `job ${job.id} ${describeState(job)}\n${body || "(no output yet)"}\n` +
-          `[still running: shell_output job_id=${job.id} follows it, shell_kill job_id=${job.id} stops it]`;
+        return await said(
+          job,
+          `job ${job.id} ${describeState(job)}\n${body || "(no output yet)"}\n` +
+            `[still running: shell_output job_id=${job.id} follows it, shell_kill job_id=${job.id} stops it]`,
+        );
       },
     }),
     defineTool({
@@ -122,7 +132,10 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
           stdin: input.stdin,
           timeoutMs: timeoutMs(input.timeout_s ?? deps.startTimeoutS ?? 600),
         });
-        return `job ${job.id} running (pid ${job.pid}); follow it with shell_output job_id=${job.id}`;
+        return await said(
+          job,
+          `job ${job.id} running (pid ${job.pid}); follow it with shell_output job_id=${job.id}`,
+        );
       },
     }),
     defineTool({
@@ -145,13 +158,16 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
           : input.since < 0
           ? Math.max(0, job.log.total + input.since)
           : input.since;
-        return await readPage(job, since, {
-          filter,
-          waitMs: (input.wait_s ?? 0) * 1000,
-          raw: input.raw,
-          filterTimeoutMs: deps.filterTimeoutMs,
-          signal,
-        });
+        return await said(
+          job,
+          await readPage(job, since, {
+            filter,
+            waitMs: (input.wait_s ?? 0) * 1000,
+            raw: input.raw,
+            filterTimeoutMs: deps.filterTimeoutMs,
+            signal,
+          }),
+        );
       },
     }),
     defineTool({
@@ -174,7 +190,7 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
         // Input still queued: the job is busy, and the call already waited for it.
         if (report.queued === 0) await settle(job, before, signal);
         const page = await readPage(job, job.cursor, {});
-        return report.queued > 0 ? `${page}\n${describeQueued(report)}` : page;
+        return await said(job, report.queued > 0 ? `${page}\n${describeQueued(report)}` : page);
       },
     }),
     defineTool({
@@ -189,7 +205,7 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
         const job = jobs.get(input.job_id);
         await job.kill({ signal: input.signal });
         const body = renderDecoded(readWhole(job, job.cursor, { headShare: 0.3 }).output);
-        return `job ${job.id} ${describeState(job)}\n${body || "(no unread output)"}`;
+        return await said(job, `job ${job.id} ${describeState(job)}\n${body || "(no unread output)"}`);
       },
     }),
     defineTool({
@@ -229,6 +245,22 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
       },
     }),
   ];
+}
+
+/**
+ * Adds to a result the sandbox's line about a refusal in the job's output (once per job, once it ended) and,
+ * to the first result after start, the sandbox mode in force: the agent is never left to guess.
+ */
+function saySandbox(sandbox: Sandbox | undefined): (job: Job, text: string) => Promise<TextOutput> {
+  let announced = false;
+  return async (job, text) => {
+    const note = job.takeSandboxNote();
+    const body = note ? `${text}\n${note}` : text;
+    if (!sandbox || announced) return body;
+    announced = true;
+    // A block of its own: the job's text stays as it always reads.
+    return [{ type: "text", text: body }, { type: "text", text: (await sandbox.status()).brief }];
+  };
 }
 
 /** The truth about input the job has not read yet. */

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { tempWorkspace } from "../../_support/workspace.ts";
 import { os } from "../../../lib/platform/mod.ts";
-import { isAlive, pidsIn, reap, waitFor } from "./processes.ts";
+import { isAlive, pidsIn, reap, UNSANDBOXED, waitFor } from "./processes.ts";
 import { spawnShellProcess } from "./server_process.ts";
 
 /** One escapee still attached to the job's shell, and a daemon whose parent exited at once. */
@@ -29,7 +29,7 @@ for (const ending of ["SIGKILL", "SIGTERM", "stdin close"] as const) {
       await using ws = await tempWorkspace();
       const pids: number[] = [];
       try {
-        await using server = await spawnShellProcess({ cwd: ws.path });
+        await using server = await spawnShellProcess({ cwd: ws.path, env: UNSANDBOXED });
         await server.call("shell_start", { command: ESCAPES });
         await waitFor("the escapees' pids", async () => {
           pids.push(...pidsIn(await server.call("shell_output", { job_id: 1, wait_s: 2 })));

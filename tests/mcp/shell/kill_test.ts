@@ -6,7 +6,16 @@ import { spawnStdio } from "../../_support/stdio.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
 import { isWindows, os } from "../../../lib/platform/mod.ts";
 import { listProcesses } from "../../../lib/process/processes.ts";
-import { allAlive, isAlive, pidsIn, reap, shellServer, sleepers, waitFor } from "./processes.ts";
+import {
+  allAlive,
+  isAlive,
+  pidsIn,
+  reap,
+  sleepers,
+  UNSANDBOXED,
+  unsandboxedServer,
+  waitFor,
+} from "./processes.ts";
 
 const posixOnly = { ignore: isWindows };
 /** How a kill is reported: POSIX names the first signal; on Windows the tree is ended without one. */
@@ -26,7 +35,7 @@ Deno.test({
   name: "shell_kill ends the shell and every grandchild",
   fn: async () => {
     await using ws = await tempWorkspace();
-    await using c = await connect(shellServer(ws.path));
+    await using c = await connect(unsandboxedServer(ws.path));
     await c.text("shell_start", { command: sleepers(2) });
     const pids = await printedPids(c, 1, 3);
     try {
@@ -45,7 +54,7 @@ Deno.test({
   ...posixOnly,
   fn: async () => {
     await using ws = await tempWorkspace();
-    await using c = await connect(shellServer(ws.path, { graceMs: 300 }));
+    await using c = await connect(unsandboxedServer(ws.path, { graceMs: 300 }));
     await c.text("shell_start", {
       command: `bash -c "trap '' TERM; echo pid:\\$\\$; while :; do sleep 0.05; done" & wait`,
     });
@@ -65,7 +74,7 @@ Deno.test({
   ignore: os !== "linux" || !exists("/usr/bin/setsid"),
   fn: async () => {
     await using ws = await tempWorkspace();
-    await using c = await connect(shellServer(ws.path));
+    await using c = await connect(unsandboxedServer(ws.path));
     await c.text("shell_start", { command: "setsid sleep 300 & echo pid:$!; wait" });
     const pids = await printedPids(c, 1, 1);
     try {
@@ -86,7 +95,7 @@ Deno.test({
   name: "timeout kills the tree, keeps the partial output and reports no exit code",
   fn: async () => {
     await using ws = await tempWorkspace();
-    await using c = await connect(shellServer(ws.path));
+    await using c = await connect(unsandboxedServer(ws.path));
     const text = await c.text("shell_run", {
       command: `echo partial; ${sleepers(1)}`,
       // Long enough for pwsh and deno to start on a slow runner; the sleeper would run 300 s.
@@ -111,7 +120,7 @@ Deno.test({
   name: "cancelling an in-flight shell_run kills its job",
   fn: async () => {
     await using ws = await tempWorkspace();
-    await using c = await connect(shellServer(ws.path));
+    await using c = await connect(unsandboxedServer(ws.path));
     const controller = new AbortController();
     const call = c.client.callTool(
       { name: "shell_run", arguments: { command: sleepers(1), wait_s: 50 } },
@@ -143,7 +152,7 @@ Deno.test({
   name: "closing the server kills every job tree, finished jobs' leftovers included",
   fn: async () => {
     await using ws = await tempWorkspace();
-    const handle = shellServer(ws.path);
+    const handle = unsandboxedServer(ws.path);
     let pids: number[] = [];
     try {
       await using c = await connect(handle);
@@ -168,7 +177,7 @@ Deno.test({
     const pids: number[] = [];
     try {
       {
-        await using c = await spawnStdio("shell", { cwd: ws.path });
+        await using c = await spawnStdio("shell", { cwd: ws.path, env: UNSANDBOXED });
         const { tools } = await c.client.listTools();
         assert.deepEqual(tools.map((t) => t.name), [
           "shell_run",
@@ -208,7 +217,7 @@ Deno.test({
     await using ws = await tempWorkspace();
     const pids: number[] = [];
     try {
-      await using c = await spawnStdio("shell", { cwd: ws.path });
+      await using c = await spawnStdio("shell", { cwd: ws.path, env: UNSANDBOXED });
       pids.push(...await startSleeperOverStdio(c.client, 1));
       Deno.kill(c.pid!, "SIGTERM");
       for (const pid of pids) {

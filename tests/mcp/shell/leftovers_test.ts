@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { connect, textOf } from "../../_support/connect.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
 import { isWindows } from "../../../lib/platform/mod.ts";
-import { denoEval, isAlive, pidsIn, reap, shellServer, sleepers, waitFor } from "./processes.ts";
+import { denoEval, isAlive, pidsIn, reap, sleepers, unsandboxedServer, waitFor } from "./processes.ts";
 
 const posixOnly = { ignore: isWindows };
 
@@ -28,7 +28,7 @@ Deno.test({
   ...posixOnly,
   fn: async () => {
     await using ws = await tempWorkspace();
-    await using c = await connect(shellServer(ws.path));
+    await using c = await connect(unsandboxedServer(ws.path));
     const pids: number[] = [];
     try {
       for (const command of ["sleep 300 >/dev/null 2>&1 &", "nohup sleep 300 >/dev/null 2>&1 &"]) {
@@ -62,7 +62,7 @@ Deno.test({
   name: "an exited shell's leftover is reported on every OS and killed by shell_kill",
   fn: async () => {
     await using ws = await tempWorkspace();
-    await using c = await connect(shellServer(ws.path));
+    await using c = await connect(unsandboxedServer(ws.path));
     const text = await c.text("shell_run", { command: sleepers(1, { wait: false }) });
     const pids = pidsIn(text);
     try {
@@ -85,7 +85,7 @@ Deno.test({
   name: "timeout_s also kills what an exited shell left running",
   fn: async () => {
     await using ws = await tempWorkspace();
-    await using c = await connect(shellServer(ws.path));
+    await using c = await connect(unsandboxedServer(ws.path));
     const text = await c.text("shell_run", {
       command: `${sleepers(1, { wait: false })}; echo started`,
       // The shell must exit before the timeout: pwsh and deno start slowly on a Windows runner.
@@ -109,7 +109,7 @@ Deno.test({
   name: "long-poll waits for output from background processes that still hold the job's output",
   fn: async () => {
     await using ws = await tempWorkspace();
-    await using c = await connect(shellServer(ws.path));
+    await using c = await connect(unsandboxedServer(ws.path));
     for (const [jobId, filter] of [[1, undefined], [2, "ready"]] as const) {
       const run = await c.text("shell_run", { command: LATE_WRITER });
       assert.match(run, /its background processes still run/);
@@ -131,7 +131,7 @@ Deno.test({
   ...posixOnly,
   fn: async () => {
     await using ws = await tempWorkspace();
-    await using c = await connect(shellServer(ws.path, { maxRunning: 2 }));
+    await using c = await connect(unsandboxedServer(ws.path, { maxRunning: 2 }));
     const pids: number[] = [];
     try {
       for (let i = 0; i < 2; i++) {
@@ -159,7 +159,7 @@ Deno.test({
   ...posixOnly,
   fn: async () => {
     await using ws = await tempWorkspace();
-    await using c = await connect(shellServer(ws.path));
+    await using c = await connect(unsandboxedServer(ws.path));
     // Left its group and session, dropped its marker, and its parent exited: in this test process (no
     // subreaper) nothing finds it, but it holds the job's stdout and prints a line a second later.
     const text = await c.text("shell_run", {

@@ -16,6 +16,18 @@ export function shellServer(cwd: string, options: Partial<ShellOptions> = {}): M
   });
 }
 
+/**
+ * Tests that follow the pids a job prints (`echo $!`) check the host's process handling, which jobs get
+ * with MCP_SANDBOX=off: a sandboxed job sees its own PID namespace, where those numbers mean other
+ * processes. The sandboxed equivalents (sandbox_process_test.ts) find processes by their command lines.
+ */
+export const UNSANDBOXED = { MCP_SANDBOX: "off" };
+
+/** {@link shellServer} with jobs outside the sandbox (see {@link UNSANDBOXED}). */
+export function unsandboxedServer(cwd: string, options: Partial<ShellOptions> = {}): McpServerHandle {
+  return shellServer(cwd, { serverEnv: { ...Deno.env.toObject(), ...UNSANDBOXED }, ...options });
+}
+
 /** Whether `pid` is a live process (a zombie counts as dead: it runs nothing and holds no pipe). */
 export async function isAlive(pid: number): Promise<boolean> {
   if (isWindows) return await windowsPidAlive(pid);

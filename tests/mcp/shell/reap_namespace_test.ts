@@ -8,7 +8,7 @@ import { spawnStdio } from "../../_support/stdio.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
 import { os } from "../../../lib/platform/mod.ts";
 import { listProcesses, readMarkers } from "../../../lib/process/processes.ts";
-import { isAlive, reap, waitFor } from "./processes.ts";
+import { isAlive, reap, UNSANDBOXED, waitFor } from "./processes.ts";
 import { spawnShellProcess } from "./server_process.ts";
 
 /** `unshare --pid` needs root (or a user namespace); this test uses root, as a devcontainer host does. */
@@ -45,6 +45,8 @@ Deno.test({
     const serverPid = await freePidBelowLast();
     await using inner = await spawnShellProcess({
       cwd: ws.path,
+      // Its job's processes are counted below: outside the sandbox, its parent `sh` and `sleep`.
+      env: UNSANDBOXED,
       prefix: [
         "unshare",
         "--pid",

@@ -4,7 +4,7 @@ import { textOf } from "../../_support/connect.ts";
 import { spawnStdio } from "../../_support/stdio.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
 import { isWindows, os } from "../../../lib/platform/mod.ts";
-import { allAlive, isAlive, pidsIn, reap, waitFor } from "./processes.ts";
+import { allAlive, isAlive, pidsIn, reap, UNSANDBOXED, waitFor } from "./processes.ts";
 
 const posixOnly = { ignore: isWindows };
 
@@ -15,7 +15,7 @@ Deno.test({
     await using ws = await tempWorkspace();
     const pids: number[] = [];
     try {
-      await using c = await spawnStdio("shell", { cwd: ws.path });
+      await using c = await spawnStdio("shell", { cwd: ws.path, env: UNSANDBOXED });
       const call = async (name: string, args: Record<string, unknown>) =>
         textOf(await c.client.callTool({ name, arguments: args }) as never);
       await call("shell_start", {

@@ -1,0 +1,163 @@
+/**
+ * The sandbox's default lists, as data: what no job reads, which domains the network allow-list starts
+ * with, where package managers are pointed so they never write the user's real caches, and which variables
+ * name host sockets. The policy (policy.ts) applies them; the user widens or adds through config.ts.
+ * @module
+ */
+
+/** Under the home folder: credentials, tokens, keychains, browser profiles, shell histories. */
+export const DENY_READ_IN_HOME: readonly string[] = [
+  ".ssh",
+  ".gnupg",
+  ".aws",
+  ".azure",
+  ".config/gcloud",
+  ".kube",
+  ".docker",
+  ".netrc",
+  ".npmrc",
+  ".yarnrc",
+  ".pypirc",
+  ".git-credentials",
+  ".config/git/credentials",
+  ".config/gh",
+  ".config/hub",
+  ".cargo/credentials",
+  ".cargo/credentials.toml",
+  ".m2/settings.xml",
+  ".gradle/gradle.properties",
+  ".config/composer/auth.json",
+  ".terraform.d/credentials.tfrc.json",
+  ".vault-token",
+  ".password-store",
+  ".local/share/keyrings",
+  ".config/op",
+  // Continue's and Claude Code's own settings hold model API keys and OAuth tokens.
+  ".continue",
+  ".claude/.credentials.json",
+  ".claude.json",
+  // Browser profiles (cookies, saved passwords).
+  ".mozilla",
+  ".config/google-chrome",
+  ".config/chromium",
+  ".config/BraveSoftware",
+  ".config/microsoft-edge",
+  ".config/vivaldi",
+  "snap/firefox",
+  "snap/chromium",
+  // Histories hold what was typed: tokens passed on command lines.
+  ".bash_history",
+  ".zsh_history",
+  ".python_history",
+  ".psql_history",
+  ".mysql_history",
+  ".node_repl_history",
+];
+
+/** Outside the home folder: what a job run as root could otherwise read through its owner bits. */
+export const DENY_READ_SYSTEM: readonly string[] = [
+  "/etc/shadow",
+  "/etc/gshadow",
+  "/etc/ssh/ssh_host_rsa_key",
+  "/etc/ssh/ssh_host_ecdsa_key",
+  "/etc/ssh/ssh_host_ed25519_key",
+];
+
+/**
+ * Home folder files that run code at a shell's, git's or ssh's start. Read-only anyway unless the user makes
+ * a folder holding them writable (MCP_SANDBOX_WRITE=~), or they are symlinks into the workspace (a dotfiles
+ * repository): then they stay protected.
+ */
+export const PROTECTED_IN_HOME: readonly string[] = [
+  ".bashrc",
+  ".bash_profile",
+  ".bash_login",
+  ".bash_logout",
+  ".profile",
+  ".zshrc",
+  ".zshenv",
+  ".zprofile",
+  ".zlogin",
+  ".config/fish",
+  ".gitconfig",
+  ".config/git",
+  ".ssh",
+  ".ssh/config",
+  ".ssh/authorized_keys",
+  ".ssh/rc",
+  ".config/continue-mcp",
+  ".continue",
+  ".claude",
+  ".config/autostart",
+  ".config/systemd",
+];
+
+/** Where host unix sockets live (docker, dbus, ssh-agent, X11, Wayland, VS Code's IPC): shown empty. */
+export const SOCKET_FOLDERS: readonly string[] = ["/run", "/var/run", "/mnt/wslg"];
+
+/** Variables that name host sockets or a way back to the user's desktop: removed from a job's environment. */
+export const SOCKET_VARIABLES: readonly string[] = [
+  "SSH_AUTH_SOCK",
+  "SSH_AGENT_PID",
+  "GPG_AGENT_INFO",
+  "DBUS_SESSION_BUS_ADDRESS",
+  "DISPLAY",
+  "WAYLAND_DISPLAY",
+  "XAUTHORITY",
+  "XDG_RUNTIME_DIR",
+  "TMUX",
+  "TMUX_PANE",
+  "STY",
+  "VSCODE_IPC_HOOK_CLI",
+  "VSCODE_GIT_IPC_HANDLE",
+  "GIT_ASKPASS",
+  "SSH_ASKPASS",
+  "DOCKER_HOST",
+];
+
+/**
+ * The default network allow-list: package registries and git hosting, so installs and fetches work.
+ * `*.x` matches subdomains of x only.
+ */
+export const DEFAULT_DOMAINS: readonly string[] = [
+  "registry.npmjs.org",
+  "registry.yarnpkg.com",
+  "pypi.org",
+  "files.pythonhosted.org",
+  "crates.io",
+  "index.crates.io",
+  "static.crates.io",
+  "proxy.golang.org",
+  "sum.golang.org",
+  "deno.land",
+  "dl.deno.land",
+  "jsr.io",
+  "rubygems.org",
+  "repo.maven.apache.org",
+  "repo1.maven.org",
+  "github.com",
+  "codeload.github.com",
+  "objects.githubusercontent.com",
+];
+
+/**
+ * Package managers' cache and home variables → a folder under the sandbox's private cache: a job that
+ * could write the user's real caches could poison what later runs outside the sandbox.
+ */
+export const CACHE_VARIABLES: Readonly<Record<string, string>> = {
+  XDG_CACHE_HOME: "xdg",
+  "npm_config_cache": "npm",
+  YARN_CACHE_FOLDER: "yarn",
+  BUN_INSTALL_CACHE_DIR: "bun",
+  PIP_CACHE_DIR: "pip",
+  UV_CACHE_DIR: "uv",
+  POETRY_CACHE_DIR: "poetry",
+  GOPATH: "go",
+  GOMODCACHE: "go/pkg/mod",
+  GOCACHE: "go/build",
+  CARGO_HOME: "cargo",
+  DENO_DIR: "deno",
+  GRADLE_USER_HOME: "gradle",
+  COMPOSER_HOME: "composer",
+  NUGET_PACKAGES: "nuget",
+};

@@ -1,0 +1,94 @@
+/**
+ * Placeholders for missing protected names: made while a job needs them, removed after, never from under
+ * another server's job (removing a mount point detaches it in every other namespace), never with content.
+ */
+import assert from "node:assert/strict";
+import { Placeholders } from "../../../lib/sandbox/placeholders.ts";
+import { tempWorkspace } from "../../_support/workspace.ts";
+import { waitFor } from "../../mcp/shell/processes.ts";
+import { isWindows } from "../../../lib/platform/mod.ts";
+
+const posixOnly = { ignore: isWindows };
+
+function exists(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+Deno.test({
+  name: "placeholders: folders, and inside .git the files git can read; removed after the last job",
+  ...posixOnly,
+  fn: async () => {
+    await using ws = await tempWorkspace({ ".git/": "" });
+    const places = new Placeholders({ lockDir: ws.join("locks"), lingerMs: 0 });
+    const paths = [ws.join(".vscode"), ws.join(".git", "hooks"), ws.join(".git", "commondir")];
+    const release = await places.hold(ws.path, paths);
+    assert.ok((await Deno.stat(paths[0])).isDirectory);
+    assert.ok((await Deno.stat(paths[1])).isDirectory);
+    // git reads a `commondir` of "." as its own folder: a repository with one works as before.
+    assert.equal(await Deno.readTextFile(paths[2]), ".\n");
+    await release();
+    await waitFor("the placeholders to go", () => Promise.resolve(!paths.some(exists)), 5000);
+    await places.close();
+  },
+});
+
+Deno.test({
+  name: "placeholders: another server's job keeps them; one with content is left to its owner",
+  ...posixOnly,
+  fn: async () => {
+    await using ws = await tempWorkspace();
+    // Two servers: separate lock files opened, as two processes would.
+    const first = new Placeholders({ lockDir: ws.join("locks"), lingerMs: 0 });
+    const second = new Placeholders({ lockDir: ws.join("locks"), lingerMs: 0 });
+    const vscode = ws.join(".vscode");
+    const idea = ws.join(".idea");
+    const releaseFirst = await first.hold(ws.path, [vscode, idea]);
+    const releaseSecond = await second.hold(ws.path, [vscode, idea]);
+    await releaseFirst();
+    await first.close(); // flushes the lingering release
+    assert.ok(exists(vscode) && exists(idea), "removed while the other server's job still had it mounted");
+    await Deno.writeTextFile(`${idea}/workspace.xml`, "<project/>");
+    await releaseSecond();
+    await second.close();
+    assert.ok(!exists(vscode));
+    assert.equal(await Deno.readTextFile(`${idea}/workspace.xml`), "<project/>");
+  },
+});
+
+Deno.test({
+  name: "placeholders: those of a killed server are swept when nobody holds them",
+  ...posixOnly,
+  fn: async () => {
+    await using ws = await tempWorkspace();
+    const module = new URL("../../../lib/sandbox/placeholders.ts", import.meta.url).href;
+    const vscode = ws.join(".vscode");
+    const script = `const { Placeholders } = await import(${JSON.stringify(module)});
+      await new Placeholders({ lockDir: ${JSON.stringify(ws.join("locks"))} }).hold(${
+      JSON.stringify(ws.path)
+    },
+        [${JSON.stringify(vscode)}]);
+      console.log("held"); setInterval(() => {}, 60_000);`;
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["eval", "--quiet", script],
+      stdout: "piped",
+      stderr: "inherit",
+    }).spawn();
+    const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    assert.match((await reader.read()).value ?? "", /held/);
+    const places = new Placeholders({ lockDir: ws.join("locks"), lingerMs: 0 });
+    await places.sweep(ws.path);
+    assert.ok(exists(vscode), "swept while its server lived");
+    child.kill("SIGKILL");
+    await child.status;
+    // The pipe through the decoder holds the stream: cancel through the reader.
+    await reader.cancel();
+    await places.sweep(ws.path);
+    assert.ok(!exists(vscode));
+    await places.close();
+  },
+});
