@@ -9,7 +9,8 @@
  *   atomically (temp file + rename, atomic_write.ts);
  * - otherwise it is written in place, journaled (in_place_write.ts): hard links, extended attributes and
  *   ACLs stay, and a killed write is completed by the next one;
- * - temp files that killed writers left in the folder are removed (temp_files.ts).
+ * - temp files that killed writers left in the folder are removed (temp_files.ts), and so are journals whose
+ *   file is gone (journal_sweep.ts).
  * @module
  */
 import { dirname } from "node:path";
@@ -19,8 +20,10 @@ import { atomicWrite } from "./atomic_write.ts";
 import type { FileLocks } from "./file_lock.ts";
 import { writeInPlace } from "./in_place_write.ts";
 import { journalKey, lockTarget } from "./lock_keys.ts";
+import { lockFolderEntries } from "./lock_dir.ts";
 import { removeDeadWritersTemps, removeStaleTemps } from "./temp_files.ts";
 import { refuseLosingSetIdBits } from "./set_id_bits.ts";
+import { sweepJournals } from "./journal_sweep.ts";
 import { refuseProtectedWrite } from "../sandbox/write_guard.ts";
 
 /** How a file was written. */
@@ -72,8 +75,11 @@ export async function writeFile(
   }
   // Temp files of killed writers: those the lock folder knows of at every write, and those it forgot (a
   // reboot empties it) at this server's first write in the folder.
-  await removeDeadWritersTemps(dir);
+  const entries = await lockFolderEntries(dir);
+  await removeDeadWritersTemps(entries);
   if (locks.firstVisit(dirname(path))) await removeStaleTemps(dirname(path), dir);
+  // Journals of killed writers whose file is gone since: no run on a file meets them any more.
+  await sweepJournals(locks, { wait: false, entries });
   if (!info || info.nlink === null || info.nlink <= 1) {
     try {
       const replaced = await atomicWrite(path, data, {
