@@ -57,6 +57,11 @@ export class FileLocks {
   /** Paths (resolved) whose runs are under way, for {@link assertHeld}. */
   #held = new Map<string, number>();
   #visited = new Set<string>();
+  /**
+   * Journals (path and mtime) a write's sweep found to belong to a file at another name than the one they
+   * name, or could not decide on: left to the file's next run and the next server start, not looked at again.
+   */
+  readonly keptJournals: Set<string> = new Set();
 
   constructor(options: FileLocksOptions = {}) {
     this.#dir = options.dir;

@@ -4,11 +4,13 @@
  * - a protected name (lib/sandbox/protected.ts: git hooks and config, editor and agent settings) of any of
  *   the writer's roots is refused (`permission_denied`), as named and where it really lands;
  * - a read-only file is refused (`permission_denied`), never replaced through a rename or deleted;
+ * - so is a file whose setuid or setgid bit the write would clear for good (set_id_bits.ts);
  * - a new file, or one with a single name whose owner, group and mode a replacement can keep, is replaced
  *   atomically (temp file + rename, atomic_write.ts);
  * - otherwise it is written in place, journaled (in_place_write.ts): hard links, extended attributes and
  *   ACLs stay, and a killed write is completed by the next one;
- * - temp files that killed writers left in the folder are removed (temp_files.ts).
+ * - temp files that killed writers left in the folder are removed (temp_files.ts), and so are journals whose
+ *   file is gone (journal_sweep.ts).
  * @module
  */
 import { dirname } from "node:path";
@@ -18,7 +20,10 @@ import { atomicWrite } from "./atomic_write.ts";
 import type { FileLocks } from "./file_lock.ts";
 import { writeInPlace } from "./in_place_write.ts";
 import { journalKey, lockTarget } from "./lock_keys.ts";
+import { lockFolderEntries } from "./lock_dir.ts";
 import { removeDeadWritersTemps, removeStaleTemps } from "./temp_files.ts";
+import { refuseLosingSetIdBits } from "./set_id_bits.ts";
+import { sweepJournals } from "./journal_sweep.ts";
 import { refuseProtectedWrite } from "../sandbox/write_guard.ts";
 
 /** How a file was written. */
@@ -64,11 +69,17 @@ export async function writeFile(
   const dir = await locks.lockDir(action);
   const info = await statOrNull(path);
   if (info?.isDirectory) throw new ToolError("invalid_argument", `${action}: it is a folder`);
-  if (info) refuseReadOnly(info, options);
+  if (info) {
+    refuseReadOnly(info, options);
+    await refuseLosingSetIdBits(info, dir.path, options);
+  }
   // Temp files of killed writers: those the lock folder knows of at every write, and those it forgot (a
   // reboot empties it) at this server's first write in the folder.
-  await removeDeadWritersTemps(dir);
+  const entries = await lockFolderEntries(dir);
+  await removeDeadWritersTemps(entries);
   if (locks.firstVisit(dirname(path))) await removeStaleTemps(dirname(path), dir);
+  // Journals of killed writers whose file is gone since: no run on a file meets them any more.
+  await sweepJournals(locks, { wait: false, entries });
   if (!info || info.nlink === null || info.nlink <= 1) {
     try {
       const replaced = await atomicWrite(path, data, {
@@ -105,13 +116,17 @@ export async function removeFile(path: string, rules: WriteRules): Promise<void>
   await Deno.remove(path);
 }
 
-/** Throws unless the existing file may be written: read-only by its mode bits, or the OS refuses to open it. */
+/**
+ * Throws unless the existing file may be written: read-only by its mode bits, a setuid/setgid bit the write
+ * would clear for good, or the OS refuses to open it.
+ */
 export async function checkWritable(
   path: string,
   info: Deno.FileInfo,
-  rules: Pick<WriteRules, "action" | "display">,
+  rules: Pick<WriteRules, "action" | "display" | "locks">,
 ): Promise<void> {
   refuseReadOnly(info, rules);
+  await refuseLosingSetIdBits(info, (await rules.locks.lockDir(rules.action)).path, rules);
   (await Deno.open(path, { write: true })).close();
 }
 

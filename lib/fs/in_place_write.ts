@@ -127,15 +127,28 @@ async function overwrite(file: Deno.FsFile, data: Uint8Array): Promise<void> {
   await file.syncData();
 }
 
-/** Puts back permission bits a write cleared (setuid/setgid, for a non-root writer), and sets the mtime. */
+/**
+ * Puts back the setuid/setgid bits a write by a non-root owner cleared (a write whose bits could not be set
+ * again was refused before it began: set_id_bits.ts), and sets the mtime.
+ */
 async function keepMetadata(path: string, journal: Journal): Promise<void> {
   if (journal.mode !== null) {
+    const mode = journal.mode & 0o7777;
     const now = (await Deno.stat(path)).mode;
-    if (now !== null && (now & 0o7777) !== (journal.mode & 0o7777)) {
-      await Deno.chmod(path, journal.mode & 0o7777).catch(() => {}); // Not ours to chmod: the content matters more.
+    if (now !== null && (now & 0o7777) !== mode) {
+      // The content is written and matters more; a bit that still will not come back is at least reported.
+      await Deno.chmod(path, mode).catch(() => {});
+      const after = (await Deno.stat(path)).mode;
+      if (after !== null && (after & 0o7777) !== mode) {
+        log.error(`"${path}" was written in place but its mode is ${octal(after)}, not ${octal(mode)}`);
+      }
     }
   }
   if (journal.mtime !== null) await Deno.utime(path, new Date(journal.mtime), new Date(journal.mtime));
+}
+
+function octal(mode: number): string {
+  return (mode & 0o7777).toString(8).padStart(4, "0");
 }
 
 function reasonOf(error: unknown): string {

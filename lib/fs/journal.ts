@@ -3,7 +3,8 @@
  * lock folder (the last of the run's folders: lock_dir.ts) before the file is touched. A writer killed
  * mid-write leaves it behind; the next locked run on that file (see file_lock.ts) reads it and completes the
  * write. Both contents are kept so a journal can only ever finish the write it describes: a file that is
- * neither a mix of exactly those bytes is left alone.
+ * neither a mix of exactly those bytes is left alone. The header names the path written and the key the
+ * journal is stored under, so a journal whose file is gone can be found and removed (journal_sweep.ts).
  * @module
  */
 import { join } from "node:path";
@@ -39,6 +40,7 @@ export async function saveJournal(dir: LockDir, key: string, journal: Journal): 
     JSON.stringify({
       v: 1,
       path: journal.path,
+      key,
       mode: journal.mode,
       mtime: journal.mtime,
       old: journal.old.length,
@@ -83,14 +85,28 @@ export async function readJournal(path: string): Promise<Journal | "broken" | nu
   }
 }
 
-/** The path a complete journal file names (its header), or null when it cannot be read. */
-export async function journalTarget(file: string): Promise<string | null> {
+/** What a journal file's header says: the path written, and its key (null in journals of older versions). */
+export interface JournalHead {
+  path: string;
+  key: string | null;
+}
+
+/** The header of the journal file `file` (complete or `.part`), or null when it cannot be read. */
+export async function readJournalHead(file: string): Promise<JournalHead | null> {
   try {
     using handle = await Deno.open(file, { read: true });
     const head = new Uint8Array(64 * 1024);
-    const length = (await handle.read(head)) ?? 0;
+    let length = 0;
+    while (length < head.length) {
+      const read = await handle.read(head.subarray(length));
+      if (read === null) break;
+      length += read;
+    }
     const end = head.subarray(0, length).indexOf(0x0a);
-    return end < 0 ? null : String(JSON.parse(new TextDecoder().decode(head.subarray(0, end))).path);
+    if (end < 0) return null;
+    const parsed = JSON.parse(new TextDecoder().decode(head.subarray(0, end)));
+    if (parsed?.v !== 1 || typeof parsed.path !== "string") return null;
+    return { path: parsed.path, key: typeof parsed.key === "string" ? parsed.key : null };
   } catch {
     return null;
   }

@@ -132,6 +132,25 @@ async function ownerOf(path: string, uid: number | null): Promise<"absent" | "ou
   return `it belongs to another user (uid ${info.uid}, not ${uid})`;
 }
 
+/** A name in one of the lock folders. */
+export interface LockFolderEntry {
+  folder: string;
+  name: string;
+}
+
+/** The names in the lock folders of `dir`, read once; best effort (a folder that cannot be read adds none). */
+export async function lockFolderEntries(dir: LockDir): Promise<LockFolderEntry[]> {
+  const entries: LockFolderEntry[] = [];
+  for (const folder of dir.folders) {
+    try {
+      for await (const entry of Deno.readDir(folder)) entries.push({ folder, name: entry.name });
+    } catch {
+      // Gone (a temp cleaner) or unreadable: its cleanups wait for the next write.
+    }
+  }
+  return entries;
+}
+
 /**
  * Opens (creating it if needed) the lock file `name` of the checked folder `folder`, never through a
  * symlink. Throws NotFound when the folder vanished (a temp cleaner): prepare it again.

@@ -52,6 +52,11 @@ export function journalKey(target: LockTarget): string {
   return target.identity ?? `path:${target.pathKey}`;
 }
 
+/** The lock key a journal's key stands for: the identity, or the path key. */
+export function lockKeyOfJournal(key: string): string {
+  return key.startsWith("path:") ? key.slice("path:".length) : key;
+}
+
 /** Which of `buckets` lock files guards `key`. */
 export async function bucketOf(key: string, buckets: number): Promise<number> {
   return parseInt((await sha256Hex(new TextEncoder().encode(key))).slice(0, 8), 16) % buckets;

@@ -7,7 +7,7 @@
  * @module
  */
 import { basename, dirname, join } from "node:path";
-import { currentFolders, type LockDir, openLockFile } from "./lock_dir.ts";
+import { currentFolders, type LockDir, type LockFolderEntry, openLockFile } from "./lock_dir.ts";
 
 const TEMP_NAME = /^\..*\.cmcp-([0-9a-f]{12})\.tmp$/;
 const WRITER_LOCK = /^w-([0-9a-f]{12})\.lock$/;
@@ -46,14 +46,15 @@ export async function createTemp(target: string, dir: LockDir, mode: number): Pr
   }
 }
 
-/** Removes the temp files of every dead writer the lock folders know of; best effort. */
-export async function removeDeadWritersTemps(dir: LockDir): Promise<void> {
+/**
+ * Removes the temp files of every dead writer the lock folders know of, given their entries (one listing per
+ * write serves the journal sweep too: a lock folder can hold thousands of names); best effort.
+ */
+export async function removeDeadWritersTemps(entries: readonly LockFolderEntry[]): Promise<void> {
   try {
-    for (const folder of dir.folders) {
-      for await (const entry of Deno.readDir(folder)) {
-        const token = WRITER_LOCK.exec(entry.name)?.[1];
-        if (token) await removeIfDead(folder, token, null);
-      }
+    for (const { folder, name } of entries) {
+      const token = WRITER_LOCK.exec(name)?.[1];
+      if (token) await removeIfDead(folder, token, null);
     }
   } catch {
     // The write itself does not depend on this.

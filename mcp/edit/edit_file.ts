@@ -57,7 +57,9 @@ export async function editFile(deps: EditDeps, input: EditFileInput): Promise<st
     if (input.dry_run) return plans.map((plan) => renderFilePlan(plan, "none")).join("\n");
     try {
       // A read-only file anywhere in the call refuses it before any file is written.
-      for (const plan of plans) if (plan.target.info) await checkWritable(plan.target, actionOf(plan));
+      for (const plan of plans) {
+        if (plan.target.info) await checkWritable(plan.target, actionOf(plan), deps.locks);
+      }
     } catch (error) {
       throw nothingWritten([error as ToolError], plans.length);
     }

@@ -137,10 +137,10 @@ export async function writeTarget(
 }
 
 /** Throws unless the existing target may be written: checked for every file before a call writes any. */
-export async function checkWritable(target: Target, action: string): Promise<void> {
+export async function checkWritable(target: Target, action: string, locks: FileLocks): Promise<void> {
   const shown = `${action} "${target.display}"`;
   try {
-    await checkFileWritable(target.real, target.info!, { action: shown, display: target.display });
+    await checkFileWritable(target.real, target.info!, { action: shown, display: target.display, locks });
   } catch (error) {
     throw ioError(error, shown);
   }

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { ToolError, toToolError } from "../../lib/mcp/errors.ts";
 import type { Workspace } from "../../lib/workspace/workspace.ts";
 import { formatCount } from "../../lib/text/format.ts";
+import { identityKey } from "../../lib/fs/lock_keys.ts";
 import type { SqlInput } from "./engine.ts";
 
 /** Largest inline SQL or file accepted. */
@@ -16,6 +17,8 @@ export interface FileInput extends SqlInput {
   real: string;
   /** The bytes read (a BOM included), which a write checks the file still holds. */
   bytes: Uint8Array;
+  /** `dev:ino` as read, or null: two names with one identity are hard links of one file. */
+  identity: string | null;
 }
 
 /** The arguments naming what to check. */
@@ -82,14 +85,17 @@ async function readInput(
     name,
     real,
     bytes,
+    identity: null,
     content: "",
     skipped,
     error,
   });
   let bytes: Uint8Array;
+  let identity: string | null;
   try {
     // Checked before opening: opening a FIFO blocks until a writer comes, and a huge file is never read.
     const info = await Deno.stat(real);
+    identity = identityKey(info);
     if (!info.isFile) throw notRegular(name, action);
     checkSize(info.size, `"${name}"`, action);
     bytes = await readAtMost(real, MAX_SQL_BYTES + 1, info.size);
@@ -101,7 +107,7 @@ async function readInput(
   // The file may have grown since the stat.
   checkSize(bytes.length, `"${name}"`, action);
   try {
-    return { name, real, bytes, content: new TextDecoder("utf-8", { fatal: true }).decode(bytes) };
+    return { name, real, bytes, identity, content: new TextDecoder("utf-8", { fatal: true }).decode(bytes) };
   } catch {
     const error = new ToolError("invalid_argument", `${action}: "${name}" is not UTF-8 text`);
     return skip("not UTF-8 text", error, bytes);

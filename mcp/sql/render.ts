@@ -98,10 +98,11 @@ export function renderFormatted(items: FormattedItem[], label: RunLabel): string
 
 /** The write summary: one line per file with what changed, plus notes. */
 export function renderWritten(
-  items: (FormattedItem & { written: boolean; failure?: string })[],
+  items: (FormattedItem & { written: boolean; failure?: string; sameAs?: string })[],
   label: RunLabel,
 ): string {
-  const lines = items.map(({ name, original, outcome, written, failure }) => {
+  const lines = items.map(({ name, original, outcome, written, failure, sameAs }) => {
+    if (sameAs !== undefined) return `${name}: same file as ${sameAs} (a hard link)`;
     let line = `${name}: ${status(original, outcome)}`;
     if (written) line += `, ${changedLines(original, outcome.formatted)}`;
     if (failure) line += `, not written (${failure})`;

@@ -118,8 +118,18 @@ export function createTools(deps: SqlDeps): ToolDefinition[] {
         }));
         if (!args.write) return renderFormatted(items, label);
         const written = [];
+        // Two names of one file (hard links): written once, through the first; the second is not "changed
+        // on disk meanwhile" but that same write.
+        const firstName = new Map<string, string>();
         for (const [i, item] of items.entries()) {
           const { outcome, original } = item;
+          const identity = inputs.files[i].identity;
+          const sameAs = identity === null ? undefined : firstName.get(identity);
+          if (sameAs !== undefined) {
+            written.push({ ...item, written: false, sameAs });
+            continue;
+          }
+          if (identity !== null) firstName.set(identity, item.name);
           const change = !outcome.parseErrors.length && outcome.formatted !== original;
           let failure: string | undefined;
           if (change) {

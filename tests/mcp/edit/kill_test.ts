@@ -10,6 +10,9 @@ import { spawnStdio, type StdioConnection } from "../../_support/stdio.ts";
 import { textOf } from "../../_support/connect.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
 import { waitFor } from "../../_support/poll.ts";
+import { journalPath } from "../../../lib/fs/journal.ts";
+import { defaultLockDir } from "../../../lib/fs/file_lock.ts";
+import { identityKey } from "../../../lib/fs/lock_keys.ts";
 
 const LINES = 950_000; // 64 bytes each: 60.8 MB, under the 64 MiB limit
 
@@ -135,5 +138,44 @@ Deno.test({
     await edit(second, "small.txt", "small", "smaller");
     assert.deepEqual(await temps(ws.path), [], "the dead writer's temp file is gone");
     assert.equal(await Deno.readTextFile(ws.join("small.txt")), "smaller\n");
+  },
+});
+
+Deno.test({
+  name: "stdio: a SIGKILL mid in-place write of a hard-linked file, then both names deleted: the next edit " +
+    "server to start removes the 120 MB journal and says so in one log line",
+  ignore: isWindows,
+  async fn() {
+    const old = bigText();
+    await using ws = await tempWorkspace({ "big.txt": old, "small.txt": "small\n" });
+    await Deno.link(ws.join("big.txt"), ws.join("twin.txt"));
+    const journal = await journalPath(
+      await defaultLockDir(),
+      identityKey(await Deno.stat(ws.join("big.txt")))!,
+    );
+    const exists = () => Deno.stat(journal).then(() => true, () => false);
+    // Should a loaded machine let the write finish before the kill lands, there is no journal: again.
+    for (let attempt = 0; !await exists(); attempt++) {
+      assert.ok(attempt < 3, "three kills in a row came after the write had finished");
+      await Deno.writeTextFile(ws.join("big.txt"), old); // In place: the link stays.
+      const before = await Deno.stat(ws.join("big.txt"));
+      await killDuring(await spawnStdio("edit", { cwd: ws.path }), {
+        path: "big.txt",
+        edits: [{ old_text: line(0), new_text: `inserted\n${line(0)}` }],
+      }, async () => (await Deno.stat(ws.join("big.txt"))).mtime!.getTime() !== before.mtime!.getTime());
+    }
+    await Deno.remove(ws.join("big.txt"));
+    await Deno.remove(ws.join("twin.txt"));
+    await using restarted = await spawnStdio("edit", { cwd: ws.path });
+    let logged = "";
+    restarted.transport.stderr!.on("data", (chunk: Uint8Array) => logged += new TextDecoder().decode(chunk));
+    await edit(restarted, "small.txt", "small", "smaller");
+    await waitFor("the restarted server to remove the journal", async () => !await exists(), 60_000);
+    const name = ws.join("big.txt").replaceAll(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    await waitFor("its log line", () => Promise.resolve(logged.includes("dropped the journal")), 10_000);
+    assert.match(
+      logged,
+      new RegExp(`dropped the journal of an interrupted write of "${name}": the file is gone`),
+    );
   },
 });

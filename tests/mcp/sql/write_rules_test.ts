@@ -53,3 +53,22 @@ Deno.test({
     assert.equal(await Deno.readTextFile(ws.join("w", "twin.sql")), formatted);
   },
 });
+
+Deno.test({
+  name:
+    "stdio: sql_format write: true over a folder holding two hard-link names of one file writes it once " +
+    "and reports the second name as the same file, not a conflict",
+  ignore: isWindows,
+  async fn() {
+    await using ws = await tempWorkspace({ "bin/": "", "w/models/a.sql": "SELECT A,B FROM T WHERE X=1\n" });
+    await Deno.link(ws.join("w", "models", "a.sql"), ws.join("w", "models", "b.sql"));
+    await using sql = await sqlServer(ws);
+    const text = await format(sql, "models");
+    assert.match(text, /^1 of 2 files rewritten\n/);
+    assert.match(text, /^models\/a\.sql: formatted, \+1 -1 lines$/m);
+    assert.match(text, /^models\/b\.sql: same file as models\/a\.sql \(a hard link\)$/m);
+    assert.doesNotMatch(text, /conflict|not written/);
+    assert.equal(await Deno.readTextFile(ws.join("w", "models", "b.sql")), "select A,B from T WHERE X=1\n");
+    assert.equal((await Deno.stat(ws.join("w", "models", "a.sql"))).nlink, 2);
+  },
+});
