@@ -22,14 +22,15 @@ function strip(word: string, suffix: string, minStem: number): string | undefine
 
 /** The stem of one lowercased word; words of three letters or fewer, and non-words, stay as they are. */
 export function stem(word: string): string {
-  // Plural acronyms: "vms", "prs", "dbs".
-  if (/^[b-df-hj-np-tv-xz]{2,4}s$/.test(word)) return word.slice(0, -1);
+  // Plural acronyms: "vms", "prs", "dbs", and "ids", "ips" (any two letters and an s: "has" → "ha" too,
+  // harmless, as the index and the query are stemmed alike).
+  if (/^[b-df-hj-np-tv-xz]{2,4}s$|^[a-z][a-rt-z]s$/.test(word)) return word.slice(0, -1);
   if (word.length <= 3 || !/^[a-z]+$/.test(word)) return word;
   let w = word;
   if (w.endsWith("ies") && w.length > 4) w = w.slice(0, -3) + "y";
   else if (w.endsWith("sses")) w = w.slice(0, -2);
   else if (/(?:x|ch|sh|zz)es$/.test(w)) w = w.slice(0, -2);
-  else if (w.endsWith("s") && !/(?:ss|us|is)$/.test(w)) w = w.slice(0, -1);
+  else if (w.endsWith("s") && (!/(?:ss|us|is)$/.test(w) || /^[a-z]{2}is$/.test(w))) w = w.slice(0, -1); // "apis"
 
   const base = strip(w, "ing", 3) ?? strip(w, "ed", 3);
   if (base !== undefined) {

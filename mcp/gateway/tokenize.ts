@@ -66,8 +66,14 @@ const isDigit = (code: number) => code >= 48 && code <= 57; // 0-9
 /**
  * `text` with a space before each capital that starts a word: after a lowercase letter or digit
  * (`listIssues`, `v2API`), and before the last capital of a run of two or more that a lowercase letter
- * follows (`HTTPServer` → `HTTP Server`). ASCII only, as the splitting has always been.
+ * follows (`HTTPServer` → `HTTP Server`), unless that letter is an `s` ending the word: an acronym's
+ * plural (`PRs`, `VMs`, `IDs`, `URLs`) stays one word. ASCII only, as the splitting has always been.
  */
+/** Whether `text[at]` is an `s` that ends a word (no lowercase letter after it). */
+function pluralS(text: string, at: number): boolean {
+  return text.charCodeAt(at) === 115 && !isLower(text.charCodeAt(at + 1)); // "s"
+}
+
 function camelSpaced(text: string): string {
   const parts: string[] = [];
   let start = 0;
@@ -76,7 +82,7 @@ function camelSpaced(text: string): string {
     if (!isUpper(code)) continue;
     const before = text.charCodeAt(i - 1);
     const startsWord = isLower(before) || isDigit(before) ||
-      (isUpper(before) && isLower(text.charCodeAt(i + 1)));
+      (isUpper(before) && isLower(text.charCodeAt(i + 1)) && !pluralS(text, i + 1));
     if (!startsWord) continue;
     parts.push(text.slice(start, i));
     start = i;

@@ -15,6 +15,10 @@ Deno.test("stem makes word forms an agent mixes up meet", () => {
     ["repositories", "repository"],
     ["vms", "vm"],
     ["prs", "pr"],
+    ["ids", "id"],
+    ["urls", "url"],
+    ["dms", "dm"],
+    ["apis", "api"],
   ];
   for (const [a, b] of pairs) assert.equal(stem(a), stem(b), `${a} / ${b}`);
 });
