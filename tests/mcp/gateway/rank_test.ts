@@ -116,3 +116,9 @@ Deno.test("bm25Baseline is plain: no stemming and no synonyms", () => {
   assert.deepEqual(baseline("deleting buckets"), []);
   assert.deepEqual(baseline("remove"), []);
 });
+
+Deno.test("searchIndex: the remains of a contraction match nothing (what's → what, s)", () => {
+  const index = buildIndex([tool("a", "read_log", { description: "Read the server's log" })]);
+  assert.deepEqual(names(searchIndex(index, "what's the weather in Paris")), []);
+  assert.deepEqual(names(searchIndex(index, "what's in the log")), ["a__read_log"]);
+});
