@@ -6,6 +6,7 @@ import { editDistance } from "../../lib/text/distance.ts";
 import { type Bm25Index, buildBm25, type FieldSpec, scoreBm25, topDocuments } from "./bm25.ts";
 import { stem } from "./stem.ts";
 import { expandQuery, phraseWord, type SynonymGroups, SYNONYMS } from "./synonyms.ts";
+import { type Intent, intentMatch, queryIntents, toolIntents } from "./intent.ts";
 import { identifierWords, plainTokens, queryWords, splitWords, STOPWORDS } from "./tokenize.ts";
 import { toolText } from "./tool_text.ts";
 import type { CatalogTool, SearchHit } from "./types.ts";
@@ -22,6 +23,9 @@ const FIELDS: readonly FieldSpec[] = [
 /** What naming a tool's server in the query multiplies its score by. */
 const SERVER_BONUS = 1.5;
 
+/** What a tool whose verb is the query's (`create_instance` for "spin up a VM") multiplies its score by, less one. */
+const INTENT_BONUS = 0.4;
+
 /** Characters of a query that are ranked: a query is a phrase, and a longer one costs time per word. */
 export const MAX_QUERY_CHARS = 1_000;
 
@@ -32,6 +36,8 @@ export interface SearchIndex {
   synonyms: SynonymGroups;
   /** Each tool's server name as terms, for the bonus when a query names the server. */
   servers: readonly ReadonlySet<string>[];
+  /** Each tool's verb intents. */
+  intents: readonly ReadonlySet<Intent>[];
 }
 
 /** Options of searchIndex. */
@@ -72,7 +78,8 @@ export function buildIndex(tools: readonly CatalogTool[], synonyms: SynonymGroup
     return found;
   };
   const docs = tools.map((tool) => toolFields(tool, serverTerms));
-  return { tools, bm25: buildBm25(docs, FIELDS), synonyms, servers };
+  const intents = tools.map((tool) => toolIntents(tool.name, tool.description ?? ""));
+  return { tools, bm25: buildBm25(docs, FIELDS), synonyms, servers, intents };
 }
 
 function hits(tools: readonly CatalogTool[], scores: Float64Array, options: SearchOptions): SearchHit[] {
@@ -93,6 +100,12 @@ export function searchIndex(index: SearchIndex, query: string, options: SearchOp
   index.servers.forEach((server, doc) => {
     if ([...server].some((term) => named.has(term))) scores[doc] *= SERVER_BONUS;
   });
+  const wanted = queryIntents(words);
+  if (wanted.size > 0) {
+    index.intents.forEach((intents, doc) => {
+      if (scores[doc] > 0) scores[doc] *= 1 + INTENT_BONUS * intentMatch(wanted, intents);
+    });
+  }
   return hits(index.tools, scores, options);
 }
 

@@ -122,3 +122,19 @@ Deno.test("searchIndex: the remains of a contraction match nothing (what's → w
   assert.deepEqual(names(searchIndex(index, "what's the weather in Paris")), []);
   assert.deepEqual(names(searchIndex(index, "what's in the log")), ["a__read_log"]);
 });
+
+// Issue 23: "spin up a VM" ranked list_instances first: the verb was unknown, so the noun decided.
+Deno.test("searchIndex ranks the tool whose verb the query leads with above its siblings", () => {
+  const index = buildIndex([
+    tool("gcp", "list_instances", { description: "List Compute Engine VM instances in a zone" }),
+    tool("gcp", "create_instance", { description: "Create a Compute Engine VM instance" }),
+    tool("gcp", "delete_instance", { description: "Delete a Compute Engine VM instance" }),
+    tool("s3", "delete_bucket", { description: "Delete a bucket" }),
+    tool("deploy", "rollback_release", { description: "Return to the release before the current one" }),
+    tool("deploy", "list_releases", { description: "Releases, newest first" }),
+  ]);
+  assert.equal(names(searchIndex(index, "spin up a VM"))[0], "gcp__create_instance");
+  assert.equal(names(searchIndex(index, "nuke the test VM"))[0], "gcp__delete_instance");
+  assert.equal(names(searchIndex(index, "undo the last release"))[0], "deploy__rollback_release");
+  assert.equal(names(searchIndex(index, "what VMs do we have"))[0], "gcp__list_instances");
+});
