@@ -81,15 +81,12 @@ export function queryIntents(words: readonly string[], table: IntentTable = INTE
   return intentsAt(words, at, table);
 }
 
-/** A tool's intents: its name's verb (first or second word), and its description's first word's. */
+/** A tool's intents: those of its name's first word and of its description's first word. */
 export function toolIntents(name: string, description: string, table: IntentTable = INTENTS): Set<Intent> {
   const intents = new Set<Intent>();
-  // The verb leads the name, or follows one prefix (`fs_list`, `notes_write`): a verb deeper in is a noun's
-  // part more often than the tool's act (`browser_take_screenshot` is no "browse").
-  const nameWords = identifierWords(name).map(phraseWord);
-  for (let at = 0; at < Math.min(2, nameWords.length) && intents.size === 0; at++) {
-    for (const intent of intentsAt(nameWords, at, table)) intents.add(intent);
-  }
+  // The name's first word only: a verb after a prefix is often a noun (`browser_file_upload`), and the
+  // description of a prefixed name (`fs_list`, `notes_write`) says the verb first.
+  for (const intent of intentsAt(identifierWords(name).map(phraseWord), 0, table)) intents.add(intent);
   const first = splitWords(description.slice(0, 40)).slice(0, 3).map(phraseWord);
   for (const intent of intentsAt(first, 0, table)) intents.add(intent);
   return intents;

@@ -138,3 +138,18 @@ Deno.test("searchIndex ranks the tool whose verb the query leads with above its 
   assert.equal(names(searchIndex(index, "undo the last release"))[0], "deploy__rollback_release");
   assert.equal(names(searchIndex(index, "what VMs do we have"))[0], "gcp__list_instances");
 });
+
+// Issue 23: "PRs" split into `p`, `rs`, and "direct message" met a tool that says "message a user" only on
+// "message", as much as one that posts to a channel.
+Deno.test("searchIndex reads acronym plurals and phrase synonyms: PRs, direct message", () => {
+  const index = buildIndex([
+    tool("git", "list_issues", { description: "List open issues of a repository" }),
+    tool("git", "list_pull_requests", { description: "List pull requests of a repository" }),
+    tool("git", "list_runs", { description: "Show recent CI runs" }),
+    tool("chat", "post_message", { description: "Post a message to a channel" }),
+    tool("chat", "message_user", { description: "Send a message to a user" }),
+  ]);
+  assert.equal(names(searchIndex(index, "show me open PRs on acme/api"))[0], "git__list_pull_requests");
+  assert.equal(names(searchIndex(index, "direct message bob"))[0], "chat__message_user");
+  assert.equal(names(searchIndex(index, "DM bob about the outage"))[0], "chat__message_user");
+});
