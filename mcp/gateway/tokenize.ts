@@ -1,4 +1,5 @@
 /** Words out of tool names and prose, for the gateway's search index and its queries. */
+import { valueWords } from "./query_values.ts";
 
 /** Words too common in queries and descriptions to say anything about a tool. */
 export const STOPWORDS: ReadonlySet<string> = new Set([
@@ -136,11 +137,19 @@ export function identifierWords(name: string): string[] {
   return words.length > 1 || words[0] !== whole ? [...words, whole] : words;
 }
 
-/** Query words: prose words, and whole identifiers for any word written like one (`list_issues`, `getPage`). */
+/**
+ * Query words: prose words, the kind of each value written in (valueWords: `jane@acme.io` → email), and
+ * whole identifiers for any word written like one (`list_issues`, `getPage`).
+ */
 export function queryWords(query: string): string[] {
   const words: string[] = [];
   for (const chunk of query.split(/\s+/)) {
     if (chunk === "") continue;
+    const value = valueWords(chunk);
+    if (value) {
+      words.push(...value);
+      continue;
+    }
     words.push(...splitWords(chunk));
     if (/^[\p{L}\p{N}]+(?:[_.-][\p{L}\p{N}]+)+$|^[a-z]+[A-Z]/u.test(chunk)) words.push(chunk.toLowerCase());
   }
