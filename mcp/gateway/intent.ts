@@ -62,23 +62,35 @@ export function compileIntents(intents: Readonly<Record<string, readonly string[
 /** The intents of synonyms.json, compiled. */
 export const INTENTS: IntentTable = compileIntents(table.intents);
 
-/** The intents whose phrases start at `words[at]`, by the longest phrase matched. */
-function intentsAt(words: readonly string[], at: number, table: IntentTable): Set<Intent> {
-  let longest = 0;
-  let found = new Set<Intent>();
+/** The intents whose phrases start at `words[at]`, by the longest phrase matched, and its length. */
+function intentsAt(
+  words: readonly string[],
+  at: number,
+  table: IntentTable,
+): { intents: Set<Intent>; length: number } {
+  let length = 0;
+  let intents = new Set<Intent>();
   for (const { intent, phrase } of table.get(words[at]) ?? []) {
-    if (phrase.length < longest || !phrase.every((word, i) => words[at + i] === word)) continue;
-    if (phrase.length > longest) [longest, found] = [phrase.length, new Set()];
-    found.add(intent);
+    if (phrase.length < length || !phrase.every((word, i) => words[at + i] === word)) continue;
+    if (phrase.length > length) [length, intents] = [phrase.length, new Set()];
+    intents.add(intent);
   }
-  return found;
+  return { intents, length };
+}
+
+/** The query's leading verb: its intents and where it stands (after any lead-in); no intents if none. */
+export function leadingVerb(
+  words: readonly string[],
+  table: IntentTable = INTENTS,
+): { intents: Set<Intent>; start: number; length: number } {
+  let start = 0;
+  while (start < words.length && LEAD_INS.has(words[start])) start++;
+  return { ...intentsAt(words, start, table), start };
 }
 
 /** The query's intents: those of its first words after any lead-in, if they are a verb of the table. */
 export function queryIntents(words: readonly string[], table: IntentTable = INTENTS): Set<Intent> {
-  let at = 0;
-  while (at < words.length && LEAD_INS.has(words[at])) at++;
-  return intentsAt(words, at, table);
+  return leadingVerb(words, table).intents;
 }
 
 /** A tool's intents: those of its name's first word and of its description's first word. */
@@ -86,9 +98,11 @@ export function toolIntents(name: string, description: string, table: IntentTabl
   const intents = new Set<Intent>();
   // The name's first word only: a verb after a prefix is often a noun (`browser_file_upload`), and the
   // description of a prefixed name (`fs_list`, `notes_write`) says the verb first.
-  for (const intent of intentsAt(identifierWords(name).map(phraseWord), 0, table)) intents.add(intent);
+  for (const intent of intentsAt(identifierWords(name).map(phraseWord), 0, table).intents) {
+    intents.add(intent);
+  }
   const first = splitWords(description.slice(0, 40)).slice(0, 3).map(phraseWord);
-  for (const intent of intentsAt(first, 0, table)) intents.add(intent);
+  for (const intent of intentsAt(first, 0, table).intents) intents.add(intent);
   return intents;
 }
 

@@ -153,3 +153,32 @@ Deno.test("searchIndex reads acronym plurals and phrase synonyms: PRs, direct me
   assert.equal(names(searchIndex(index, "direct message bob"))[0], "chat__message_user");
   assert.equal(names(searchIndex(index, "DM bob about the outage"))[0], "chat__message_user");
 });
+
+/** This project's own servers as the gateway catalogs them: their tools.json and instructions. */
+function projectCatalog(servers: string[]): CatalogTool[] {
+  const root = new URL("../../../mcp/", import.meta.url);
+  return servers.flatMap((server) => {
+    const meta = JSON.parse(Deno.readTextFileSync(new URL(`${server}/server.json`, root)));
+    const listed = JSON.parse(Deno.readTextFileSync(new URL(`${server}/tools.json`, root))) as CatalogTool[];
+    return listed.map((listedTool) =>
+      tool(server, listedTool.name, { ...listedTool, serverInstructions: meta.instructions })
+    );
+  });
+}
+
+// Issue 23: with only notes, sql and fs behind the gateway, the directory queries put sql_lint first, and
+// queries no tool answers listed tools matched on one stray word ("end" in the notes server's instructions).
+Deno.test("searchIndex over notes, sql and fs: fs_list for directories, nothing where no tool fits", () => {
+  const index = buildIndex(projectCatalog(["notes", "sql", "fs"]));
+  assert.equal(names(searchIndex(index, "list the files in a directory"))[0], "fs__fs_list");
+  assert.equal(names(searchIndex(index, "show me the directory tree"))[0], "fs__fs_list");
+  assert.equal(names(searchIndex(index, "read the README"))[0], "fs__fs_read");
+  assert.ok(
+    names(searchIndex(index, "remember that we use pnpm")).slice(0, 3).includes("notes__notes_write"),
+  );
+  for (
+    const query of ["kill the process on port 3000", "send an email to bob", "what's the weather in Paris"]
+  ) {
+    assert.deepEqual(names(searchIndex(index, query)), [], query);
+  }
+});
