@@ -19,6 +19,13 @@ Deno.test("stem makes word forms an agent mixes up meet", () => {
     ["urls", "url"],
     ["dms", "dm"],
     ["apis", "api"],
+    ["triggered", "trigger"],
+    ["filtered", "filter"],
+    ["configuration", "configure"],
+    ["notifications", "notify"],
+    ["organization", "organize"],
+    ["subscription", "subscribe"],
+    ["verification", "verify"],
   ];
   for (const [a, b] of pairs) assert.equal(stem(a), stem(b), `${a} / ${b}`);
 });
