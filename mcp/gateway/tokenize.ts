@@ -85,6 +85,12 @@ export const STOPWORDS: ReadonlySet<string> = new Set([
   "wasn",
   "hasn",
   "haven",
+  // Words that ask for a list ("recent commits", "every bucket"): the intent says so, and as a term they
+  // match whichever tool happens to say "recent".
+  "recent",
+  "latest",
+  "every",
+  "everything",
 ]);
 
 /**
