@@ -8,6 +8,7 @@ import { bm25Baseline, buildIndex, searchIndex } from "../../mcp/gateway/rank.ts
 import type { CatalogTool, SearchHit } from "../../mcp/gateway/types.ts";
 import { fixtureQueries, fixtureTools } from "../../tests/mcp/gateway/fixture/catalog.ts";
 import {
+  BLIND_SET_DIR,
   DEV_SET_DIR,
   type LabeledQuery,
   loadQuerySet,
@@ -49,6 +50,7 @@ export function printQuality(options: { heldout?: string | undefined; misses?: b
   const sets: { name: string; tools: CatalogTool[]; queries: LabeledQuery[] }[] = [
     { name: "project fixture", tools: fixtureTools(), queries: fixtureQueries() },
     { name: "dev set", ...loadQuerySet(DEV_SET_DIR) },
+    { name: "blind set", ...loadQuerySet(BLIND_SET_DIR) },
   ];
   if (options.heldout) sets.push({ name: "held-out", ...loadQuerySet(options.heldout) });
   console.log(

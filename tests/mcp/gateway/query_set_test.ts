@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { tempWorkspace } from "../../_support/workspace.ts";
-import { DEV_SET_DIR, loadQuerySet } from "./fixture/query_set.ts";
+import { BLIND_SET_DIR, DEV_SET_DIR, loadQuerySet } from "./fixture/query_set.ts";
 
 Deno.test("the dev set is a second catalog with agent queries, hard ones and ones no tool answers", () => {
   const { tools, queries } = loadQuerySet(DEV_SET_DIR);
@@ -9,6 +9,12 @@ Deno.test("the dev set is a second catalog with agent queries, hard ones and one
   assert.ok(queries.filter((q) => q.hard).length >= 8, "hard queries");
   assert.ok(queries.filter((q) => q.expected.length === 0).length >= 3, "queries with no right tool");
   assert.equal(new Set(tools.map((t) => t.qualifiedName)).size, tools.length, "names are unique");
+});
+
+Deno.test("the blind set is a third catalog, its queries written after the ranker changed", () => {
+  const { tools, queries } = loadQuerySet(BLIND_SET_DIR);
+  assert.ok(tools.length >= 100 && queries.length >= 50, "size");
+  assert.ok(queries.filter((q) => q.hard).length >= 8 && queries.some((q) => q.expected.length === 0));
 });
 
 Deno.test("loadQuerySet refuses a set whose queries expect a tool the catalog lacks, naming it", async () => {
