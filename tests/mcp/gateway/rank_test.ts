@@ -3,6 +3,7 @@ import { log } from "../../../lib/log.ts";
 import { bm25Baseline, buildIndex, searchIndex, suggestNames } from "../../../mcp/gateway/rank.ts";
 import type { CatalogTool } from "../../../mcp/gateway/types.ts";
 import { accuracy, fixtureQueries, fixtureTools } from "./fixture/catalog.ts";
+import { BLIND_SET_DIR, DEV_SET_DIR, loadQuerySet, scoreQuerySet } from "./fixture/query_set.ts";
 
 function tool(server: string, name: string, extra: Partial<CatalogTool> = {}): CatalogTool {
   return { qualifiedName: `${server}__${name}`, server, name, inputSchema: { type: "object" }, ...extra };
@@ -29,6 +30,23 @@ Deno.test("the ranking finds a right tool in the top 3 for 90% of the fixture's 
   assert.ok(ours.top3 >= 0.9, `top-3 ${percent(ours.top3)}, misses: ${JSON.stringify(ours.misses, null, 1)}`);
   assert.ok(ours.top3 >= plain.top3 + 0.05, `top-3 ${percent(ours.top3)} vs BM25 ${percent(plain.top3)}`);
   assert.ok(ours.top1 > plain.top1, `top-1 ${percent(ours.top1)} vs BM25 ${percent(plain.top1)}`);
+});
+
+Deno.test("the ranking holds up on the dev and blind sets (other catalogs, other queries), above plain BM25", () => {
+  for (const [dir, floor] of [[DEV_SET_DIR, 0.85], [BLIND_SET_DIR, 0.9]] as const) {
+    const { tools, queries } = loadQuerySet(dir);
+    const index = buildIndex(tools);
+    const ours = scoreQuerySet(queries, (query) => searchIndex(index, query, { limit: 3 }));
+    const baseline = bm25Baseline(tools);
+    const plain = scoreQuerySet(queries, (query) => baseline(query, { limit: 3 }));
+    const misses = JSON.stringify(ours.misses, null, 1);
+    assert.ok(
+      ours.top3 >= floor * ours.answerable,
+      `${dir}: top-3 ${ours.top3}/${ours.answerable}: ${misses}`,
+    );
+    assert.ok(ours.top3 > plain.top3 && ours.top1 > plain.top1, `${dir}: not above plain BM25`);
+    assert.ok(ours.hardTop3 >= plain.hardTop3 && ours.noMatchRight >= plain.noMatchRight, dir);
+  }
 });
 
 Deno.test("every expected name in the query fixture is a tool of the tool fixture", () => {
