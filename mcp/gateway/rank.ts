@@ -1,6 +1,7 @@
 /**
  * gateway_search's ranking: BM25F over a tool's name, title, description, parameters and server, with
- * stemming and the synonym table; plus plain BM25 over the same text as the baseline it has to beat.
+ * stemming and the synonym table, lifted for the tool whose verb intent is the query's and gated so that
+ * a query no tool answers gets none; plus plain BM25 over the same text as the baseline it has to beat.
  */
 import { editDistance } from "../../lib/text/distance.ts";
 import {
