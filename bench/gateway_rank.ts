@@ -1,13 +1,16 @@
 /**
  * gateway_search ranking: latency per search on a 1,000-tool catalog (the fixture's 334 tools under three
- * sets of server names) and top-1/top-3 on the fixture's queries, ours against plain BM25.
- * `deno run -A bench/gateway_rank.ts`
+ * sets of server names) and top-1/top-3 on the fixture's queries, ours against plain BM25; then the same
+ * quality measures on the dev set (tests/mcp/gateway/fixture/dev) and on a held-out set of the same shape
+ * when one is named: `GATEWAY_HELDOUT_DIR=<dir> deno task bench gateway_rank`, or
+ * `deno run -A bench/gateway_rank.ts [--heldout <dir>] [--misses]` (--misses lists what each set missed).
  * @module
  */
 // deno-lint-ignore-file no-console -- a script whose output is the report.
 import { bm25Baseline, buildIndex, searchIndex } from "../mcp/gateway/rank.ts";
 import type { SearchHit } from "../mcp/gateway/types.ts";
 import { accuracy, fixtureQueries, fixtureTools } from "../tests/mcp/gateway/fixture/catalog.ts";
+import { printQuality } from "./_support/gateway_quality.ts";
 
 const ROUNDS = 20;
 
@@ -86,4 +89,13 @@ for (const row of rows) {
     } ms | ` +
       `${pct(row.small.top1)} | ${pct(row.small.top3)} | ${pct(row.large.top1)} | ${pct(row.large.top3)} |`,
   );
+}
+
+const flag = Deno.args.indexOf("--heldout");
+const heldout = flag >= 0 ? Deno.args[flag + 1] : Deno.env.get("GATEWAY_HELDOUT_DIR");
+try {
+  printQuality({ heldout: heldout || undefined, misses: Deno.args.includes("--misses") });
+} catch (error) {
+  console.error(error instanceof Error ? error.message : String(error));
+  Deno.exit(1);
 }

@@ -58,8 +58,7 @@ export function scoreBm25(index: Bm25Index, concepts: readonly Concept[]): Float
       for (const word of words) {
         const list = index.postings.get(word);
         if (!list) continue;
-        const idf = Math.log(1 + (index.size - list.length + 0.5) / (list.length + 0.5));
-        const share = weight * idf / words.length;
+        const share = weight * idf(index, list.length) / words.length;
         for (const { doc, tf } of list) {
           alternative.set(doc, (alternative.get(doc) ?? 0) + share * tf / (index.k1 + tf));
         }
@@ -76,6 +75,42 @@ export function scoreBm25(index: Bm25Index, concepts: readonly Concept[]): Float
     touched.length = 0;
   }
   return scores;
+}
+
+/** The inverse document frequency of a term that `df` of the index's documents hold. */
+function idf(index: Bm25Index, df: number): number {
+  return Math.log(1 + (index.size - df + 0.5) / (df + 0.5));
+}
+
+/**
+ * The most the query's concepts could score in one document (each word matched at an infinite term
+ * frequency, by the concept's best alternative), and how many concepts no document matches at all.
+ */
+export function scoreCeiling(
+  index: Bm25Index,
+  concepts: readonly Concept[],
+): { max: number; unknown: number } {
+  let max = 0;
+  let unknown = 0;
+  for (const concept of concepts) {
+    let best = 0;
+    for (const { words, weight } of concept) {
+      let most = 0;
+      for (const word of words) {
+        const df = index.postings.get(word)?.length ?? 0;
+        if (df > 0) most += weight * idf(index, df) / words.length;
+      }
+      best = Math.max(best, most);
+    }
+    if (best > 0) max += best;
+    else unknown++;
+  }
+  return { max, unknown };
+}
+
+/** What a word that one document holds would score at most: the weight an unknown word is given. */
+export function rareWordScore(index: Bm25Index): number {
+  return idf(index, 1);
 }
 
 /** Indices of the best `limit` documents with a positive score, best first (ties keep document order). */

@@ -1,11 +1,21 @@
 /**
  * gateway_search's ranking: BM25F over a tool's name, title, description, parameters and server, with
- * stemming and the synonym table; plus plain BM25 over the same text as the baseline it has to beat.
+ * stemming and the synonym table, lifted for the tool whose verb intent is the query's and gated so that
+ * a query no tool answers gets none; plus plain BM25 over the same text as the baseline it has to beat.
  */
 import { editDistance } from "../../lib/text/distance.ts";
-import { type Bm25Index, buildBm25, type FieldSpec, scoreBm25, topDocuments } from "./bm25.ts";
+import {
+  type Bm25Index,
+  buildBm25,
+  type FieldSpec,
+  rareWordScore,
+  scoreBm25,
+  scoreCeiling,
+  topDocuments,
+} from "./bm25.ts";
 import { stem } from "./stem.ts";
 import { expandQuery, phraseWord, type SynonymGroups, SYNONYMS } from "./synonyms.ts";
+import { type Intent, intentMatch, queryIntents, toolIntents } from "./intent.ts";
 import { identifierWords, plainTokens, queryWords, splitWords, STOPWORDS } from "./tokenize.ts";
 import { toolText } from "./tool_text.ts";
 import type { CatalogTool, SearchHit } from "./types.ts";
@@ -22,6 +32,23 @@ const FIELDS: readonly FieldSpec[] = [
 /** What naming a tool's server in the query multiplies its score by. */
 const SERVER_BONUS = 1.5;
 
+/** What a tool whose verb is the query's (`create_instance` for "spin up a VM") multiplies its score by, less one. */
+const INTENT_BONUS = 0.4;
+
+/**
+ * The least share of the query a tool must carry to be shown: its score over the most the query's words
+ * could score, each word the catalog lacks counting UNKNOWN_WORD_WEIGHT of a rare word. Below it a hit
+ * is a coincidence of one common word ("run the tests" against a notes server saying "run"), and "No
+ * tool matches" is the honest answer.
+ */
+const MIN_EVIDENCE = 0.1;
+
+/** A hit under this share of the gate is dropped even when the best hit passes it. */
+const TAIL_SHARE = 0.5;
+
+/** What a query word no tool uses counts in MIN_EVIDENCE's total, as a share of a rare word: it may be a name. */
+const UNKNOWN_WORD_WEIGHT = 0.5;
+
 /** Characters of a query that are ranked: a query is a phrase, and a longer one costs time per word. */
 export const MAX_QUERY_CHARS = 1_000;
 
@@ -32,6 +59,8 @@ export interface SearchIndex {
   synonyms: SynonymGroups;
   /** Each tool's server name as terms, for the bonus when a query names the server. */
   servers: readonly ReadonlySet<string>[];
+  /** Each tool's verb intents. */
+  intents: readonly ReadonlySet<Intent>[];
 }
 
 /** Options of searchIndex. */
@@ -72,7 +101,8 @@ export function buildIndex(tools: readonly CatalogTool[], synonyms: SynonymGroup
     return found;
   };
   const docs = tools.map((tool) => toolFields(tool, serverTerms));
-  return { tools, bm25: buildBm25(docs, FIELDS), synonyms, servers };
+  const intents = tools.map((tool) => toolIntents(tool.name, tool.description ?? ""));
+  return { tools, bm25: buildBm25(docs, FIELDS), synonyms, servers, intents };
 }
 
 function hits(tools: readonly CatalogTool[], scores: Float64Array, options: SearchOptions): SearchHit[] {
@@ -87,12 +117,26 @@ function hits(tools: readonly CatalogTool[], scores: Float64Array, options: Sear
 /** The tools that best match a free-text query, best first; none when no word matched. */
 export function searchIndex(index: SearchIndex, query: string, options: SearchOptions = {}): SearchHit[] {
   const words = queryWords(query.slice(0, MAX_QUERY_CHARS)).map(phraseWord);
-  const scores = scoreBm25(index.bm25, expandQuery(words, index.synonyms));
+  const concepts = expandQuery(words, index.synonyms);
+  const scores = scoreBm25(index.bm25, concepts);
+  const ceiling = scoreCeiling(index.bm25, concepts);
+  const gate = MIN_EVIDENCE *
+    (ceiling.max + ceiling.unknown * UNKNOWN_WORD_WEIGHT * rareWordScore(index.bm25));
+  // The best hit must reach the gate, or nothing is shown; a hit below half of it is noise beside one that does.
+  const best = scores.reduce((most, score) => Math.max(most, score), 0);
+  const floor = best < gate ? Infinity : gate * TAIL_SHARE;
+  for (let doc = 0; doc < scores.length; doc++) if (scores[doc] < floor) scores[doc] = 0;
   // Naming a server ("... on slack", "the s3 bucket") is the agent saying where to look.
   const named = new Set(words);
   index.servers.forEach((server, doc) => {
     if ([...server].some((term) => named.has(term))) scores[doc] *= SERVER_BONUS;
   });
+  const wanted = queryIntents(words);
+  if (wanted.size > 0) {
+    index.intents.forEach((intents, doc) => {
+      if (scores[doc] > 0) scores[doc] *= 1 + INTENT_BONUS * intentMatch(wanted, intents);
+    });
+  }
   return hits(index.tools, scores, options);
 }
 

@@ -12,14 +12,23 @@ export interface Alternative {
 /** One idea of the query: a document scores by the best of its alternatives, so synonyms never add up. */
 export type Concept = readonly Alternative[];
 
-/** Groups of stemmed phrases, each phrase a list of stemmed words. */
-export type SynonymGroups = readonly (readonly (readonly string[])[])[];
+/** A group of stemmed phrases, each a list of stemmed words; `exact` when they are one name (an abbreviation). */
+export interface SynonymGroup {
+  phrases: readonly (readonly string[])[];
+  exact: boolean;
+}
+
+/** The synonym groups a query is expanded with. */
+export type SynonymGroups = readonly SynonymGroup[];
 
 /** What a synonym counts, against 1 for a word the agent wrote. */
 export const SYNONYM_WEIGHT = 0.5;
 
 /** What a synonym of a whole phrase counts: a phrase names its idea more surely than one loose word. */
 export const PHRASE_SYNONYM_WEIGHT = 0.8;
+
+/** What an abbreviation's expansion counts, and the reverse ("PR" and "pull request" are one name). */
+export const ABBREVIATION_WEIGHT = 1;
 
 /** A query word as expandQuery takes it: stemmed, except a stopword, which phrases still match on. */
 export function phraseWord(word: string): string {
@@ -31,8 +40,8 @@ function phraseWords(text: string): string[] {
 }
 
 /** Stems every phrase of the groups (as synonyms.json holds them) once, for expandQuery. */
-export function compileSynonyms(groups: readonly (readonly string[])[]): SynonymGroups {
-  return groups.map((group) => group.map(phraseWords));
+export function compileSynonyms(groups: readonly (readonly string[])[], exact = false): SynonymGroups {
+  return groups.map((group) => ({ phrases: group.map(phraseWords), exact }));
 }
 
 /** A phrase's words that can match a tool: stopwords are not in the index. */
@@ -40,56 +49,82 @@ function searchable(words: readonly string[]): readonly string[] {
   return words.filter((word) => !STOPWORDS.has(word));
 }
 
-/** The groups of synonyms.json, compiled. */
-export const SYNONYMS: SynonymGroups = compileSynonyms(table.groups);
+/** The groups and abbreviations of synonyms.json, compiled. */
+export const SYNONYMS: SynonymGroups = [
+  ...compileSynonyms(table.groups),
+  ...compileSynonyms(table.abbreviations, true),
+];
+
+/** A phrase of a group, found by its first word. */
+interface Member {
+  group: SynonymGroup;
+  index: number;
+  phrase: readonly string[];
+}
+
+const byFirstWord = new WeakMap<SynonymGroups, Map<string, Member[]>>();
+
+/** The members of `groups` by their first word, built once per table. */
+function membersByFirstWord(groups: SynonymGroups): Map<string, Member[]> {
+  let members = byFirstWord.get(groups);
+  if (members) return members;
+  members = new Map();
+  for (const group of groups) {
+    group.phrases.forEach((phrase, index) => {
+      if (phrase.length === 0) return;
+      let list = members!.get(phrase[0]);
+      if (!list) members!.set(phrase[0], list = []);
+      list.push({ group, index, phrase });
+    });
+  }
+  byFirstWord.set(groups, members);
+  return members;
+}
 
 function startsAt(words: readonly string[], at: number, phrase: readonly string[]): boolean {
-  return phrase.length > 0 && phrase.every((word, i) => words[at + i] === word);
+  return phrase.every((word, i) => words[at + i] === word);
+}
+
+/** One concept: `own` at weight 1, the other phrases of each matched member's group at theirs. */
+function alternatives(own: readonly string[], matched: readonly Member[], loose: number): Alternative[] {
+  const best = new Map<string, Alternative>();
+  const offer = (phrase: readonly string[], weight: number) => {
+    const words = searchable(phrase);
+    const key = words.join(" ");
+    if (words.length > 0 && (best.get(key)?.weight ?? 0) < weight) best.set(key, { words, weight });
+  };
+  offer(own, 1);
+  for (const { group, index } of matched) {
+    const weight = group.exact ? ABBREVIATION_WEIGHT : loose;
+    group.phrases.forEach((phrase, i) => i !== index && offer(phrase, weight));
+  }
+  return [...best.values()];
 }
 
 /**
- * The concepts of a query's words (as phraseWord gives them). A matched multi-word phrase ("get rid of") is one concept: the
- * phrase at weight 1 and its group's other members at PHRASE_SYNONYM_WEIGHT. Every other word is a concept of itself at weight 1 and its groups' other members at
- * SYNONYM_WEIGHT.
+ * The concepts of a query's words (as phraseWord gives them). A matched multi-word phrase ("get rid of")
+ * is one concept: the phrase at weight 1 and its groups' other members at PHRASE_SYNONYM_WEIGHT. Every
+ * other word is a concept of itself at weight 1 and its groups' other members at SYNONYM_WEIGHT. An
+ * abbreviation and its expansion stand for each other at ABBREVIATION_WEIGHT.
  */
 export function expandQuery(words: readonly string[], groups: SynonymGroups = SYNONYMS): Concept[] {
+  const members = membersByFirstWord(groups);
   const concepts: Concept[] = [];
-  const alternatives = (
-    own: readonly string[],
-    ownWeight: number,
-    matched: [number, number][],
-    weight: number,
-  ) => {
-    const best = new Map<string, Alternative>();
-    const offer = (phrase: readonly string[], weight: number) => {
-      const words = searchable(phrase);
-      const key = words.join(" ");
-      if (words.length > 0 && (best.get(key)?.weight ?? 0) < weight) best.set(key, { words, weight });
-    };
-    offer(own, ownWeight);
-    for (const [g, m] of matched) groups[g].forEach((phrase, i) => i !== m && offer(phrase, weight));
-    return [...best.values()];
-  };
   for (let at = 0; at < words.length;) {
-    let phrase: { length: number; matched: [number, number][] } | undefined;
-    const single: [number, number][] = [];
-    groups.forEach((group, g) =>
-      group.forEach((member, m) => {
-        if (!startsAt(words, at, member)) return;
-        if (member.length === 1) single.push([g, m]);
-        else if (!phrase || member.length > phrase.length) {
-          phrase = { length: member.length, matched: [[g, m]] };
-        } else if (member.length === phrase.length) {
-          phrase.matched.push([g, m]);
-        }
-      })
-    );
-    if (phrase) {
-      const own = words.slice(at, at + phrase.length);
-      concepts.push(alternatives(own, 1, phrase.matched, PHRASE_SYNONYM_WEIGHT));
-      at += phrase.length;
+    let longest = 1;
+    let phrases: Member[] = [];
+    const single: Member[] = [];
+    for (const member of members.get(words[at]) ?? []) {
+      if (!startsAt(words, at, member.phrase)) continue;
+      if (member.phrase.length === 1) single.push(member);
+      else if (member.phrase.length > longest) [longest, phrases] = [member.phrase.length, [member]];
+      else if (member.phrase.length === longest) phrases.push(member);
+    }
+    if (phrases.length > 0) {
+      concepts.push(alternatives(words.slice(at, at + longest), phrases, PHRASE_SYNONYM_WEIGHT));
+      at += longest;
     } else {
-      if (!STOPWORDS.has(words[at])) concepts.push(alternatives([words[at]], 1, single, SYNONYM_WEIGHT));
+      if (!STOPWORDS.has(words[at])) concepts.push(alternatives([words[at]], single, SYNONYM_WEIGHT));
       at++;
     }
   }

@@ -1,4 +1,5 @@
 /** Words out of tool names and prose, for the gateway's search index and its queries. */
+import { valueWords } from "./query_values.ts";
 
 /** Words too common in queries and descriptions to say anything about a tool. */
 export const STOPWORDS: ReadonlySet<string> = new Set([
@@ -47,6 +48,49 @@ export const STOPWORDS: ReadonlySet<string> = new Set([
   "any",
   "if",
   "via",
+  // Auxiliaries, pronouns and the remains of contractions ("what's" → what, s; "hasn't" → hasn, t); not
+  // "don" or "won": "done" stems to "don", and "won" is a deal's stage.
+  "was",
+  "were",
+  "been",
+  "has",
+  "have",
+  "had",
+  "will",
+  "would",
+  "should",
+  "could",
+  "there",
+  "they",
+  "them",
+  "their",
+  "he",
+  "she",
+  "his",
+  "her",
+  "us",
+  "want",
+  "need",
+  "s",
+  "t",
+  "d",
+  "m",
+  "ll",
+  "re",
+  "ve",
+  "doesn",
+  "didn",
+  "isn",
+  "aren",
+  "wasn",
+  "hasn",
+  "haven",
+  // Words that ask for a list ("recent commits", "every bucket"): the intent says so, and as a term they
+  // match whichever tool happens to say "recent".
+  "recent",
+  "latest",
+  "every",
+  "everything",
 ]);
 
 /**
@@ -66,8 +110,14 @@ const isDigit = (code: number) => code >= 48 && code <= 57; // 0-9
 /**
  * `text` with a space before each capital that starts a word: after a lowercase letter or digit
  * (`listIssues`, `v2API`), and before the last capital of a run of two or more that a lowercase letter
- * follows (`HTTPServer` → `HTTP Server`). ASCII only, as the splitting has always been.
+ * follows (`HTTPServer` → `HTTP Server`), unless that letter is an `s` ending the word: an acronym's
+ * plural (`PRs`, `VMs`, `IDs`, `URLs`) stays one word. ASCII only, as the splitting has always been.
  */
+/** Whether `text[at]` is an `s` that ends a word (no lowercase letter after it). */
+function pluralS(text: string, at: number): boolean {
+  return text.charCodeAt(at) === 115 && !isLower(text.charCodeAt(at + 1)); // "s"
+}
+
 function camelSpaced(text: string): string {
   const parts: string[] = [];
   let start = 0;
@@ -76,7 +126,7 @@ function camelSpaced(text: string): string {
     if (!isUpper(code)) continue;
     const before = text.charCodeAt(i - 1);
     const startsWord = isLower(before) || isDigit(before) ||
-      (isUpper(before) && isLower(text.charCodeAt(i + 1)));
+      (isUpper(before) && isLower(text.charCodeAt(i + 1)) && !pluralS(text, i + 1));
     if (!startsWord) continue;
     parts.push(text.slice(start, i));
     start = i;
@@ -93,11 +143,19 @@ export function identifierWords(name: string): string[] {
   return words.length > 1 || words[0] !== whole ? [...words, whole] : words;
 }
 
-/** Query words: prose words, and whole identifiers for any word written like one (`list_issues`, `getPage`). */
+/**
+ * Query words: prose words, the kind of each value written in (valueWords: `jane@acme.io` → email), and
+ * whole identifiers for any word written like one (`list_issues`, `getPage`).
+ */
 export function queryWords(query: string): string[] {
   const words: string[] = [];
   for (const chunk of query.split(/\s+/)) {
     if (chunk === "") continue;
+    const value = valueWords(chunk);
+    if (value) {
+      words.push(...value);
+      continue;
+    }
     words.push(...splitWords(chunk));
     if (/^[\p{L}\p{N}]+(?:[_.-][\p{L}\p{N}]+)+$|^[a-z]+[A-Z]/u.test(chunk)) words.push(chunk.toLowerCase());
   }

@@ -15,6 +15,17 @@ Deno.test("stem makes word forms an agent mixes up meet", () => {
     ["repositories", "repository"],
     ["vms", "vm"],
     ["prs", "pr"],
+    ["ids", "id"],
+    ["urls", "url"],
+    ["dms", "dm"],
+    ["apis", "api"],
+    ["triggered", "trigger"],
+    ["filtered", "filter"],
+    ["configuration", "configure"],
+    ["notifications", "notify"],
+    ["organization", "organize"],
+    ["subscription", "subscribe"],
+    ["verification", "verify"],
   ];
   for (const [a, b] of pairs) assert.equal(stem(a), stem(b), `${a} / ${b}`);
 });

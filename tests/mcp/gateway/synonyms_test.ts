@@ -34,13 +34,28 @@ Deno.test("expandQuery reads a multi-word phrase as one idea, and its words do n
   });
 });
 
+Deno.test("expandQuery: an abbreviation and its expansion stand for each other at full weight", () => {
+  const table = [...groups, ...compileSynonyms([["pr", "pull request"]], true)];
+  assert.deepEqual(alternatives(expandQuery(["pr"], table)[0]), {
+    pr: 1,
+    "pull request": 1,
+    [`${stem("merge")} ${stem("request")}`]: 0.5,
+  });
+  assert.deepEqual(alternatives(expandQuery(["pull", "request"], table)[0]), {
+    "pull request": 1,
+    pr: 1,
+    [`${stem("merge")} ${stem("request")}`]: 0.8,
+  });
+});
+
 Deno.test("the synonym table is well formed: 40+ groups, no empty or duplicate phrase in a group", () => {
   assert.ok(table.groups.length >= 40, `${table.groups.length} groups`);
-  for (const group of SYNONYMS) {
-    assert.ok(group.length >= 2, JSON.stringify(group));
-    const keys = group.map((phrase) => phrase.join(" "));
+  for (const { phrases } of SYNONYMS) {
+    assert.ok(phrases.length >= 2, JSON.stringify(phrases));
+    assert.ok(phrases.every((phrase) => phrase.length > 0), JSON.stringify(phrases));
+    const keys = phrases.map((phrase) => phrase.join(" "));
     assert.equal(new Set(keys).size, keys.length, `duplicate in ${keys}`);
   }
-  const ticket = SYNONYMS.find((group) => group.some((phrase) => phrase[0] === stem("ticket")));
-  assert.ok(ticket?.some((phrase) => phrase[0] === stem("issue")), "ticket and issue share a group");
+  const ticket = SYNONYMS.find(({ phrases }) => phrases.some((phrase) => phrase[0] === stem("ticket")));
+  assert.ok(ticket?.phrases.some((phrase) => phrase[0] === stem("issue")), "ticket and issue share a group");
 });

@@ -10,6 +10,26 @@ Deno.test("splitWords splits camelCase, snake_case, kebab-case and dots, lowerca
   assert.deepEqual(splitWords("Run a read-only SQL query."), ["run", "a", "read", "only", "sql", "query"]);
 });
 
+// Issue 23: "PRs" was split like camelCase into `p`, `rs`, so "open PRs" never reached a pull-request tool.
+Deno.test("splitWords keeps an acronym's plural whole: PRs, VMs, DMs, IDs, URLs", () => {
+  assert.deepEqual(splitWords("show me open PRs on acme/api"), [
+    "show",
+    "me",
+    "open",
+    "prs",
+    "on",
+    "acme",
+    "api",
+  ]);
+  assert.deepEqual(splitWords("VMs DMs IDs URLs APIs"), ["vms", "dms", "ids", "urls", "apis"]);
+  assert.deepEqual(splitWords("listPRs getIDsForUser"), ["list", "prs", "get", "ids", "for", "user"]);
+  assert.deepEqual(
+    splitWords("HTTPServer PDFsigner"),
+    ["http", "server", "pd", "fsigner"],
+    "a word, not a plural",
+  );
+});
+
 Deno.test("identifierWords keeps the whole name beside its parts", () => {
   assert.deepEqual(identifierWords("browser_navigate_back"), [
     "browser",
@@ -33,7 +53,9 @@ Deno.test("plainTokens only lowercases and splits on non-alphanumerics", () => {
 
 /** splitWords as it was written with two regular expressions (quadratic on a long run of capitals). */
 function splitWordsByRegExp(text: string): string[] {
-  const spaced = text.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2");
+  // The second split spares an acronym's plural (`PRs`): a capital, then an `s` that ends the word.
+  const spaced = text.replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/([A-Z]+)([A-Z](?:[a-rt-z]|s(?=[a-z])))/g, "$1 $2");
   return spaced.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((word) => word.length > 0);
 }
 
@@ -45,6 +67,7 @@ Deno.test("splitWords splits every short text as the regular expressions it repl
     "a",
     "b",
     "z",
+    "s",
     "0",
     "9",
     " ",
@@ -61,7 +84,7 @@ Deno.test("splitWords splits every short text as the regular expressions it repl
   let seed = 1;
   const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
   for (let round = 0; round < 20_000; round++) {
-    const text = Array.from({ length: Math.floor(next() * 12) }, () => alphabet[Math.floor(next() * 18)])
+    const text = Array.from({ length: Math.floor(next() * 12) }, () => alphabet[Math.floor(next() * 19)])
       .join("");
     assert.deepEqual(splitWords(text), splitWordsByRegExp(text), JSON.stringify(text));
   }
