@@ -1,0 +1,70 @@
+/**
+ * One connection to a downstream endpoint, shared by every config entry with that endpoint: its state, its
+ * last tool list, its calls in flight and the upstream requests they serve. Plain data and small helpers;
+ * connector.ts opens and closes links, link_health.ts moves them between up and down.
+ * @module
+ */
+import type { ClientCapabilities, RequestId, Tool } from "../../lib/mcp/sdk.ts";
+import type { Connection } from "./connect.ts";
+import { secretsOf } from "./redact.ts";
+import { LogBudget } from "./stderr_lines.ts";
+import type { ServerConfig } from "./types.ts";
+
+/** One connection, shared by every config entry with the same endpoint. */
+export interface Link {
+  configs: ServerConfig[];
+  /** What the gateway declares to this server (fixed for the connection: a change means a new link). */
+  capabilities: ClientCapabilities;
+  state: "connecting" | "up" | "down";
+  reason?: string;
+  /** Down until the user authorises the gateway (`gateway-mcp auth <name>`). */
+  needsAuth?: boolean;
+  connection?: Connection;
+  connecting?: Promise<void>;
+  /** The last tools/list, kept while the server is down so search still finds its tools. */
+  tools: Tool[];
+  instructions?: string;
+  failures: number;
+  retryAt: number;
+  closing: boolean;
+  /** Calls running on this link's connection: a retired link closes once they settle. */
+  inflight: Set<Promise<unknown>>;
+  /** The upstream requests of those calls, oldest first. */
+  origins: { id: RequestId }[];
+  /** How much of its stderr the log still takes: shared by its restarts, so a crash loop cannot flood it. */
+  stderrBudget: LogBudget;
+}
+
+/** A link for `configs` (entries sharing one endpoint), not yet connected. */
+export function newLink(configs: ServerConfig[], capabilities: ClientCapabilities, now: () => number): Link {
+  return {
+    configs,
+    capabilities,
+    state: "connecting",
+    tools: [],
+    failures: 0,
+    retryAt: 0,
+    closing: false,
+    inflight: new Set(),
+    origins: [],
+    stderrBudget: new LogBudget(now),
+  };
+}
+
+/** Runs `call` as one of the link's calls in flight, related to the upstream request `origin`. */
+export async function trackCall<T>(link: Link, origin: RequestId | undefined, call: Promise<T>): Promise<T> {
+  const entry = origin === undefined ? undefined : { id: origin };
+  link.inflight.add(call);
+  if (entry) link.origins.push(entry);
+  try {
+    return await call;
+  } finally {
+    link.inflight.delete(call);
+    if (entry) link.origins.splice(link.origins.indexOf(entry), 1);
+  }
+}
+
+/** What the link's server must never echo back: its entries' secrets, and the connection's OAuth tokens. */
+export function linkSecrets(link: Link, connection?: Connection): string[] {
+  return [...link.configs.flatMap(secretsOf), ...connection?.secrets() ?? []];
+}
