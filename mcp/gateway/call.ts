@@ -3,6 +3,7 @@ import { ToolError } from "../../lib/mcp/errors.ts";
 import type { ProgressUpdate } from "../../lib/mcp/tool.ts";
 import { type CallToolResult, CallToolResultSchema, ErrorCode, McpError } from "../../lib/mcp/sdk.ts";
 import type { Client } from "../../lib/mcp/sdk_client.ts";
+import { TOO_LARGE_CODE } from "../../lib/mcp/child_transport.ts";
 
 /** Which call, for error messages, and its limits. */
 export interface CallTarget {
@@ -82,6 +83,11 @@ function callError(error: unknown, action: string, shape: (message: string) => s
   }
   // The server's words (a JSON-RPC error, an HTTP error page): an excerpt, its secrets redacted.
   const message = shape(error instanceof Error ? error.message : String(error));
+  if (error instanceof McpError && error.code === TOO_LARGE_CODE) {
+    // The transport's own words (child_transport.ts), not the server's.
+    const why = message.replace(/^MCP error -?\d+: /, "");
+    return new ToolError("too_large", `${action}: ${why}; ask the tool for less`);
+  }
   if (error instanceof McpError && error.code === ErrorCode.InvalidParams) {
     return new ToolError("invalid_argument", `${action}: ${message}`);
   }

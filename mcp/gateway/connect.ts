@@ -9,7 +9,8 @@ import { loadServerSdk, type McpServerHandle } from "../../lib/mcp/server.ts";
 import { ToolError } from "../../lib/mcp/errors.ts";
 import { isHttpEnvName } from "../../lib/mcp/serve_args.ts";
 import type { ClientCapabilities, Tool, Transport } from "../../lib/mcp/sdk.ts";
-import { Client, StdioClientTransport } from "../../lib/mcp/sdk_client.ts";
+import { Client } from "../../lib/mcp/sdk_client.ts";
+import { ChildTransport } from "../../lib/mcp/child_transport.ts";
 import { VERSION } from "../../lib/version.ts";
 import { bootBuiltin } from "./builtins.ts";
 import { deliverResponsesInOrder } from "./ordered_delivery.ts";
@@ -27,7 +28,10 @@ export interface Connection {
   tools: Tool[];
   /** What the gateway gave the server besides its config entry's secrets (its OAuth tokens): never shown. */
   secrets(): string[];
-  /** Closes the client; a child exits (stdin EOF, then SIGTERM, then SIGKILL), a builtin runs its cleanup. */
+  /**
+   * Closes the client; a child gets stdin EOF, then its whole process tree is killed (SIGTERM, then SIGKILL);
+   * a builtin runs its cleanup.
+   */
   close(): Promise<void>;
 }
 
@@ -71,7 +75,7 @@ export async function openConnection(config: ServerConfig, hooks: ConnectHooks):
   });
   hooks.prepare(client);
   let builtin: McpServerHandle | undefined;
-  let transport: StdioClientTransport | undefined;
+  let transport: ChildTransport | undefined;
   let remote: Transport | undefined;
   let provider: ReturnType<typeof remoteProvider>;
   const secrets = () => [...secretsOf(config), ...provider?.secrets() ?? []];
@@ -102,26 +106,25 @@ export async function openConnection(config: ServerConfig, hooks: ConnectHooks):
       provider = remoteProvider(config.name, spec, options);
       remote = await connectRemote(client, config.name, spec, provider);
     } else {
-      transport = new StdioClientTransport({
-        command: spec.command,
-        args: spec.args,
-        env: downstreamEnv(spec.env, hooks.marker),
-        cwd: spec.cwd,
-        stderr: "pipe",
-      });
       const lines = new StderrLines({
         shape: (line) => failureText(line, secrets()),
         write: hooks.stderrLine,
         budget: hooks.stderrBudget,
       });
-      transport.stderr?.on("data", (chunk: Uint8Array | string) => lines.push(chunk));
+      transport = new ChildTransport({
+        command: spec.command,
+        args: spec.args,
+        env: downstreamEnv(spec.env, hooks.marker),
+        ...(spec.cwd === undefined ? {} : { cwd: spec.cwd }),
+        stderr: (chunk) => lines.push(chunk),
+      });
       await client.connect(transport);
     }
     if (client.transport) deliverResponsesInOrder(client.transport);
     const tools = await listAllTools(client);
     return {
       client,
-      pid: transport?.pid ?? undefined,
+      pid: transport?.pid,
       instructions: client.getInstructions(),
       tools,
       secrets: () => provider?.secrets() ?? [],
@@ -138,7 +141,9 @@ export async function openConnection(config: ServerConfig, hooks: ConnectHooks):
     if (timedOut || error instanceof ToolError) throw error;
     // The server wrote this text (an HTTP error page, a crash message): the agent gets an excerpt of it.
     const message = failureText(error instanceof Error ? error.message : String(error), secrets());
-    const hint = /ENOENT/.test(message) ? "; check its command and cwd" : "";
+    const hint = error instanceof Deno.errors.NotFound || /ENOENT/.test(message)
+      ? "; check its command and cwd"
+      : "";
     throw new Error(`Cannot connect to MCP server "${config.name}": ${message}${hint}`, { cause: error });
   } finally {
     clearTimeout(timer);
