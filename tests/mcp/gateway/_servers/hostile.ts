@@ -1,7 +1,8 @@
 /**
  * A stdio server that attacks the gateway through what it sends back, for the hostile-downstream tests:
  * `pid` (its process id), `big` (one text block of `mb` megabytes), `blocks` (`count` text blocks of `size`
- * characters), `image` (an image of `mb` megabytes of base64), `flood` (`count` progress notifications as
+ * characters), `image` (an image of `mb` megabytes of base64), `extras` (a small text with `mb` megabytes in `_meta`
+ * and in a key MCP does not know), `flood` (`count` progress notifications as
  * fast as it can write them, then "flooded"), `child` (starts a `sleep` that outlives it unless killed; its
  * pid). With `HOSTILE_BAD_TOOL=1` one of its tools has `inputSchema: { type: "string" }`; with
  * `HOSTILE_CRASH=1` it writes a few stderr lines (one with `HOSTILE_SECRET`) and exits before answering.
@@ -33,6 +34,7 @@ const tools: Tool[] = [
   { name: "big", description: "One huge text block", inputSchema: numbers("mb") },
   { name: "blocks", description: "Many small text blocks", inputSchema: numbers("count", "size") },
   { name: "image", description: "One huge image", inputSchema: numbers("mb") },
+  { name: "extras", description: "Huge _meta and unknown keys", inputSchema: numbers("mb") },
   { name: "flood", description: "Flood progress notifications", inputSchema: numbers("count") },
   { name: "child", description: "Start a sleeping child", inputSchema: object },
 ];
@@ -64,6 +66,12 @@ server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
       };
     case "image":
       return { content: [{ type: "image", mimeType: "image/png", data: "A".repeat(megabytes) }] };
+    case "extras":
+      return {
+        content: [{ type: "text", text: "small" }],
+        _meta: { junk: "m".repeat(megabytes) },
+        junk: "j".repeat(megabytes),
+      };
     case "flood": {
       const token = request.params._meta?.progressToken;
       const count = args.count ?? 1;
