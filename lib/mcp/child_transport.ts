@@ -50,7 +50,7 @@ export class ChildTransport implements Transport {
   #stdin?: WritableStreamDefaultWriter<Uint8Array>;
   #readers: ReadableStreamDefaultReader<Uint8Array>[] = [];
   #owned: ReturnType<typeof ownProcessTree> = null;
-  #exited = false;
+  #exit?: Deno.CommandStatus;
   #closing?: Promise<void>;
   #closed = false;
 
@@ -61,6 +61,11 @@ export class ChildTransport implements Transport {
   /** The child's pid (its process group's id on POSIX), once started. */
   get pid(): number | undefined {
     return this.#child?.pid;
+  }
+
+  /** How the child ended, once it did. */
+  get exitStatus(): Deno.CommandStatus | undefined {
+    return this.#exit;
   }
 
   async start(): Promise<void> {
@@ -87,8 +92,8 @@ export class ChildTransport implements Transport {
     this.#readers = [child.stdout.getReader(), child.stderr.getReader()];
     const stdout = this.#readStdout(this.#readers[0]);
     const stderr = this.#readStderr(this.#readers[1]);
-    child.status.then(async () => {
-      this.#exited = true;
+    child.status.then(async (status) => {
+      this.#exit = status;
       disown();
       // What it wrote before exiting is still in the pipes; a grandchild holding them must not stall us.
       await settlesWithin(Promise.all([stdout, stderr]), DRAIN_MS);
@@ -109,7 +114,7 @@ export class ChildTransport implements Transport {
       this.#stdin?.close().catch(() => {});
       if (child) {
         await settlesWithin(child.status, EXIT_GRACE_MS);
-        await killTree(child.pid, { graceMs: EXIT_GRACE_MS, owned: this.#owned, rootRunning: !this.#exited });
+        await killTree(child.pid, { graceMs: EXIT_GRACE_MS, owned: this.#owned, rootRunning: !this.#exit });
         await child.status;
         this.#owned?.close();
       }

@@ -14,7 +14,8 @@ import { ToolListChangedNotificationSchema } from "../../lib/mcp/sdk.ts";
 import type { Client } from "../../lib/mcp/sdk_client.ts";
 import { GroupWatchdog } from "../../lib/process/watchdog.ts";
 import type { ClientSide } from "./client_side.ts";
-import { listAllTools, openConnection } from "./connect.ts";
+import { openConnection } from "./connect.ts";
+import { listAllTools } from "./tool_list.ts";
 import { type Link, linkSecrets } from "./link.ts";
 import { recordFailure } from "./link_health.ts";
 import { NeedsAuthError } from "./oauth/needs_auth.ts";
@@ -101,7 +102,8 @@ export class Connector {
   async #open(link: Link): Promise<void> {
     const primary = link.configs[0];
     const name = primary.name;
-    link.state = "connecting";
+    // A server down keeps saying why while it is retried (search would otherwise flip to "connecting").
+    if (link.state !== "down") link.state = "connecting";
     try {
       const connection = await openConnection(primary, {
         marker: this.#marker,
@@ -124,6 +126,7 @@ export class Connector {
       const secrets = linkSecrets(link, connection);
       link.tools = redactData(connection.tools, secrets);
       link.instructions = redactData(connection.instructions, secrets);
+      this.#logSkipped(link, connection.skipped);
       this.#deps.toolsChanged();
     } catch (error) {
       link.state = "down";
@@ -137,10 +140,22 @@ export class Connector {
     }
   }
 
+  /** Logs each malformed tool the server listed, once per link. */
+  #logSkipped(link: Link, skipped: readonly string[]): void {
+    for (const reason of skipped) {
+      if (link.skipsLogged.has(reason)) continue;
+      link.skipsLogged.add(reason);
+      const line = `MCP server "${link.configs[0].name}": ${reason}`;
+      this.#deps.log.error(failureText(line, linkSecrets(link, link.connection)));
+    }
+  }
+
   #watch(client: Client, link: Link): void {
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       try {
-        link.tools = redactData(await listAllTools(client), linkSecrets(link, link.connection));
+        const { tools, skipped } = await listAllTools(client);
+        link.tools = redactData(tools, linkSecrets(link, link.connection));
+        this.#logSkipped(link, skipped);
         this.#deps.toolsChanged();
       } catch (error) {
         const why = failureText(error instanceof Error ? error.message : String(error), linkSecrets(link));

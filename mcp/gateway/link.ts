@@ -33,6 +33,8 @@ export interface Link {
   origins: { id: RequestId }[];
   /** How much of its stderr the log still takes: shared by its restarts, so a crash loop cannot flood it. */
   stderrBudget: LogBudget;
+  /** The malformed tools it listed that were logged already: each is said once, not at every re-list. */
+  skipsLogged: Set<string>;
 }
 
 /** A link for `configs` (entries sharing one endpoint), not yet connected. */
@@ -48,6 +50,7 @@ export function newLink(configs: ServerConfig[], capabilities: ClientCapabilitie
     inflight: new Set(),
     origins: [],
     stderrBudget: new LogBudget(now),
+    skipsLogged: new Set(),
   };
 }
 
