@@ -52,6 +52,8 @@ export interface ConnectHooks {
   prepare(client: Client): void;
   /** For remote servers: where OAuth tokens live. */
   remote?: RemoteOptions;
+  /** Gives up connecting (the link was retired, the gateway is closing): the attempt is closed at once. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -96,6 +98,10 @@ export async function openConnection(config: ServerConfig, hooks: ConnectHooks):
       timedOut = true;
       reject(new Error(connectTimeoutReason(config.name, config.connectTimeoutMs)));
     }, config.connectTimeoutMs);
+    hooks.signal?.addEventListener("abort", () => {
+      timedOut = true;
+      reject(new Error(`Stopped connecting to MCP server "${config.name}": it is no longer needed`));
+    }, { once: true });
   });
   const handshake = async (): Promise<Connection> => {
     const spec = config.transport;

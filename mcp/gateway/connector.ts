@@ -64,13 +64,28 @@ export class Connector {
 
   /** Connects `link` unless a connect is already under way; resolves once it is up or down. */
   connect(link: Link): Promise<void> {
-    link.connecting ??= this.#open(link).finally(() => link.connecting = undefined);
+    if (!link.connecting) {
+      const stop = link.stopConnecting = new AbortController();
+      link.connecting = this.#open(link, stop.signal).finally(() => {
+        link.connecting = undefined;
+        link.stopConnecting = undefined;
+      });
+    }
     return link.connecting;
+  }
+
+  /** Resolves once no link of `links` is connecting. */
+  async settled(links: () => Iterable<Link>): Promise<void> {
+    let pending: Promise<void>[];
+    while ((pending = [...links()].flatMap((link) => link.connecting ? [link.connecting] : [])).length) {
+      await Promise.allSettled(pending);
+    }
   }
 
   /** Closes a link no entry uses any more, once its calls in flight settle (at once when the gateway closes). */
   retire(link: Link): void {
     link.closing = true;
+    link.stopConnecting?.abort();
     const retired = (async () => {
       await link.connecting?.catch(() => {});
       while (link.inflight.size && !this.#closed) {
@@ -91,6 +106,7 @@ export class Connector {
     this.#closing.resolve();
     await Promise.allSettled([...links].map(async (link) => {
       link.closing = true;
+      link.stopConnecting?.abort();
       await link.connecting?.catch(() => {});
       await link.connection?.close();
       link.connection = undefined;
@@ -99,7 +115,7 @@ export class Connector {
     await this.#watchdog.close();
   }
 
-  async #open(link: Link): Promise<void> {
+  async #open(link: Link, signal: AbortSignal): Promise<void> {
     const primary = link.configs[0];
     const name = primary.name;
     // A server down keeps saying why while it is retried (search would otherwise flip to "connecting").
@@ -112,6 +128,7 @@ export class Connector {
         stderrBudget: link.stderrBudget,
         prepare: (client) => this.#watch(client, link),
         remote: this.#deps.remote,
+        signal,
       });
       if (this.#closed || link.closing) {
         await connection.close();

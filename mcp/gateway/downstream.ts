@@ -123,13 +123,21 @@ export class Downstreams implements AsyncDisposable {
    * Applies a new config (hot reload). An entry whose endpoint (command, args, cwd, env) is unchanged keeps
    * its connection and its calls in flight, even when its filters, descriptions or timeouts changed: those
    * only re-index. A new endpoint gets a new connection; an endpoint no entry uses any more is retired: its
-   * calls in flight finish on it (each bounded by its own timeout), then it closes. Resolves once every new
-   * connection is up or down; the catalog is rebuilt and onCatalogChanged fires.
+   * calls in flight finish on it (each bounded by its own timeout), then it closes. Returns at once: new
+   * connections connect meanwhile (a server that never answers must not hold back the next reload; await
+   * settled() to see them up or down); the catalog is rebuilt and onCatalogChanged fires.
    */
-  async reconfigure(configs: ServerConfig[]): Promise<ReloadReport> {
+  reconfigure(configs: ServerConfig[]): ReloadReport {
     const report = planReload(this.#configs, configs);
-    await this.#regroup(configs);
+    this.#regroup(configs).catch((error) =>
+      this.#deps.log.error("gateway: cannot connect after a reload", error)
+    );
     return report;
+  }
+
+  /** Resolves once no server is connecting (after start, a reload or a retry). */
+  settled(): Promise<void> {
+    return this.#connector.settled(() => this.#links.all());
   }
 
   /** Tells every connected downstream server that the roots changed (notifications/roots/list_changed). */

@@ -21,6 +21,8 @@ export interface Link {
   needsAuth?: boolean;
   connection?: Connection;
   connecting?: Promise<void>;
+  /** Stops the connect under way (retire, close): nothing waits on a server that never answers. */
+  stopConnecting?: AbortController;
   /** The last tools/list, kept while the server is down so search still finds its tools. */
   tools: Tool[];
   instructions?: string;

@@ -473,10 +473,11 @@ Deno.test("forwarding: a server whose declared capabilities change gets a new co
   assert.equal(downstreams.pidOf("chatty"), second, "the same declaration keeps the connection");
   const other = downstreams.pidOf("other");
   // A hook added by a reload: the gateway now answers that server's elicitations itself.
-  await downstreams.reconfigure([
+  downstreams.reconfigure([
     scriptServer("chatty", "chatty.ts", { elicitation: [{ match: /^Never$/, action: "decline" }] }),
     scriptServer("other", "chatty.ts", { env: { WHO: "other" } }),
   ]);
+  await downstreams.settled();
   assert.deepEqual(await declared("chatty"), { elicitation: { form: {} }, sampling: {} });
   assert.equal(downstreams.pidOf("other"), other);
 });
