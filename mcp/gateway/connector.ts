@@ -10,13 +10,13 @@
  * SIGKILLed gateway (there is no /proc to find it by, and Deno offers no parent-death signal).
  * @module
  */
-import { ToolListChangedNotificationSchema } from "../../lib/mcp/sdk.ts";
+import { type RequestId, ToolListChangedNotificationSchema } from "../../lib/mcp/sdk.ts";
 import type { Client } from "../../lib/mcp/sdk_client.ts";
 import { GroupWatchdog } from "../../lib/process/watchdog.ts";
 import type { ClientSide } from "./client_side.ts";
 import { openConnection } from "./connect.ts";
 import { listAllTools } from "./tool_list.ts";
-import { type Link, linkSecrets } from "./link.ts";
+import { currentCall, type Link, type LinkCall, linkSecrets } from "./link.ts";
 import { recordFailure } from "./link_health.ts";
 import { NeedsAuthError } from "./oauth/needs_auth.ts";
 import { boundedReason, failureText, redactData, redactDiagnostic } from "./redact.ts";
@@ -183,7 +183,7 @@ export class Connector {
       client,
       () => ({
         ...link.configs[0],
-        ...(link.origins.length ? { origin: link.origins[0].id } : {}),
+        ...callIdentity(currentCall(link)),
         redact: (value, kind) => {
           const secrets = linkSecrets(link, link.connection);
           return kind === "log" ? redactDiagnostic(value, secrets) : redactData(value, secrets);
@@ -203,4 +203,10 @@ export class Connector {
       connection.close().catch(() => {});
     };
   }
+}
+
+/** What a server's request is related to: the call's upstream id, and the signal of its end. */
+function callIdentity(call: LinkCall | undefined): { origin?: RequestId; callEnded?: AbortSignal } {
+  if (!call) return {};
+  return { ...(call.id === undefined ? {} : { origin: call.id }), callEnded: call.ended };
 }

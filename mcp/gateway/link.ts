@@ -31,8 +31,11 @@ export interface Link {
   closing: boolean;
   /** Calls running on this link's connection: a retired link closes once they settle. */
   inflight: Set<Promise<unknown>>;
-  /** The upstream requests of those calls, oldest first. */
-  origins: { id: RequestId }[];
+  /**
+   * Those calls, oldest first: the upstream request each serves (when known), and a signal that aborts when
+   * it ends, which ends what the server asked upstream on its behalf (a question must not outlive its call).
+   */
+  calls: LinkCall[];
   /** How much of its stderr the log still takes: shared by its restarts, so a crash loop cannot flood it. */
   stderrBudget: LogBudget;
   /** The malformed tools it listed that were logged already: each is said once, not at every re-list. */
@@ -50,23 +53,39 @@ export function newLink(configs: ServerConfig[], capabilities: ClientCapabilitie
     retryAt: 0,
     closing: false,
     inflight: new Set(),
-    origins: [],
+    calls: [],
     stderrBudget: new LogBudget(now),
     skipsLogged: new Set(),
   };
 }
 
+/** One call in flight on a link. */
+export interface LinkCall {
+  id?: RequestId;
+  ended: AbortSignal;
+}
+
 /** Runs `call` as one of the link's calls in flight, related to the upstream request `origin`. */
 export async function trackCall<T>(link: Link, origin: RequestId | undefined, call: Promise<T>): Promise<T> {
-  const entry = origin === undefined ? undefined : { id: origin };
+  const ended = new AbortController();
+  const entry: LinkCall = { ...(origin === undefined ? {} : { id: origin }), ended: ended.signal };
   link.inflight.add(call);
-  if (entry) link.origins.push(entry);
+  link.calls.push(entry);
   try {
     return await call;
   } finally {
     link.inflight.delete(call);
-    if (entry) link.origins.splice(link.origins.indexOf(entry), 1);
+    link.calls.splice(link.calls.indexOf(entry), 1);
+    ended.abort(new Error("the call it was asked for ended"));
   }
+}
+
+/**
+ * The call a server's request (a question, a log message) belongs to: the server does not say, so the
+ * oldest in flight, preferring one made for an upstream request.
+ */
+export function currentCall(link: Link): LinkCall | undefined {
+  return link.calls.find((call) => call.id !== undefined) ?? link.calls[0];
 }
 
 /** What the link's server must never echo back: its entries' secrets, and the connection's OAuth tokens. */

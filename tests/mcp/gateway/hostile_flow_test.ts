@@ -7,7 +7,10 @@ import { boot } from "../../../mcp/gateway/boot.ts";
 import { connect } from "../../_support/connect.ts";
 import { waitFor } from "../../_support/poll.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
+import { textOf } from "../../_support/connect.ts";
+import { ElicitRequestSchema } from "../../../lib/mcp/sdk.ts";
 import { scriptServer } from "./_config.ts";
+import { front } from "./_gateway.ts";
 
 /** A config entry spawning `_servers/<script>`, as the config file spells it. */
 function entry(script: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
@@ -35,4 +38,42 @@ Deno.test("hostile flow: a new server that never answers initialize does not hol
   });
   await waitFor("the next edit to apply", async () => (await search()).includes("two__pid"));
   assert.match(await search(), /connecting: mute/);
+});
+
+Deno.test("hostile flow: a question orphaned by a cancelled call is withdrawn upstream; the next server's is asked at once", async () => {
+  const asked: { message: string; withdrawn: boolean }[] = [];
+  // Different env: two processes. chatty never cancels its question when its call is cancelled.
+  await using gateway = await front([
+    scriptServer("a", "chatty.ts"),
+    scriptServer("b", "chatty.ts", { env: { WHO: "b" }, callTimeoutMs: 8_000 }),
+  ], {
+    capabilities: { elicitation: {} },
+    prepare: (client) =>
+      client.setRequestHandler(ElicitRequestSchema, (request, extra) => {
+        const question = { message: request.params.message, withdrawn: false };
+        asked.push(question);
+        // The second question is the orphan: its user never answers; the others say yes.
+        if (asked.length !== 2) return { action: "accept", content: { sure: true } };
+        return new Promise((resolve) =>
+          extra.signal.addEventListener("abort", () => {
+            question.withdrawn = true;
+            resolve({ action: "cancel" });
+          })
+        );
+      }),
+  });
+  // The SDK ignores a cancellation of request id 0: the gateway's first question is answered.
+  assert.equal(JSON.parse(textOf(await gateway.call("a__ask"))).action, "accept");
+  const stop = new AbortController();
+  const orphaned = gateway.client.callTool(
+    { name: "gateway_call", arguments: { name: "a__ask" } },
+    undefined,
+    { signal: stop.signal },
+  );
+  orphaned.catch(() => {});
+  await waitFor("a's question to reach the user", () => asked.length === 2);
+  stop.abort(new Error("the user moved on"));
+  await waitFor("the orphaned question to be withdrawn upstream", () => asked[1].withdrawn);
+  assert.match(textOf(await gateway.call("b__ask")), /^\{"action":"accept"/);
+  assert.equal(asked.length, 3);
 });
