@@ -14,6 +14,7 @@ import { ChildTransport } from "../../lib/mcp/child_transport.ts";
 import { VERSION } from "../../lib/version.ts";
 import { bootBuiltin } from "./builtins.ts";
 import { deliverResponsesInOrder } from "./ordered_delivery.ts";
+import { coalesceProgress } from "./progress_coalescing.ts";
 import { listAllTools } from "./tool_list.ts";
 import { connectRemote, type RemoteOptions, remoteProvider } from "./remote.ts";
 import { failureText, secretsOf } from "./redact.ts";
@@ -130,7 +131,10 @@ export async function openConnection(config: ServerConfig, hooks: ConnectHooks):
       });
       await client.connect(transport);
     }
-    if (client.transport) deliverResponsesInOrder(client.transport);
+    if (client.transport) {
+      deliverResponsesInOrder(client.transport);
+      coalesceProgress(client.transport);
+    }
     const { tools, skipped } = await listAllTools(client);
     return {
       client,

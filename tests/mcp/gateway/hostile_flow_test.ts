@@ -8,7 +8,7 @@ import { connect } from "../../_support/connect.ts";
 import { waitFor } from "../../_support/poll.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
 import { textOf } from "../../_support/connect.ts";
-import { ElicitRequestSchema } from "../../../lib/mcp/sdk.ts";
+import { type CallToolResult, ElicitRequestSchema } from "../../../lib/mcp/sdk.ts";
 import { scriptServer } from "./_config.ts";
 import { front } from "./_gateway.ts";
 
@@ -76,4 +76,19 @@ Deno.test("hostile flow: a question orphaned by a cancelled call is withdrawn up
   await waitFor("the orphaned question to be withdrawn upstream", () => asked[1].withdrawn);
   assert.match(textOf(await gateway.call("b__ask")), /^\{"action":"accept"/);
   assert.equal(asked.length, 3);
+});
+
+Deno.test("hostile flow: 100,000 progress notifications in one call reach the client coalesced, in order, the last before the result", async () => {
+  await using gateway = await front([scriptServer("hostile", "hostile.ts")]);
+  const seen: number[] = [];
+  const result = await gateway.client.callTool(
+    { name: "gateway_call", arguments: { name: "hostile__flood", arguments: { count: 100_000 } } },
+    undefined,
+    { onprogress: (update) => seen.push(update.progress) },
+  );
+  assert.equal(textOf(result as CallToolResult), "flooded");
+  assert.equal(seen.at(-1), 100_000, "the latest progress arrives, before the result");
+  assert.ok(seen.every((value, i) => i === 0 || value > seen[i - 1]), "in order");
+  // Relayed one by one, the flood cost the gateway ~140 MB and other servers' calls seconds.
+  assert.ok(seen.length < 25_000, `${seen.length} notifications relayed`);
 });
