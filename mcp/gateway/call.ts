@@ -4,6 +4,7 @@ import type { ProgressUpdate } from "../../lib/mcp/tool.ts";
 import { type CallToolResult, CallToolResultSchema, ErrorCode, McpError } from "../../lib/mcp/sdk.ts";
 import type { Client } from "../../lib/mcp/sdk_client.ts";
 import { TOO_LARGE_CODE } from "../../lib/mcp/child_transport.ts";
+import { DROPPED_CODE } from "./dropped_streams.ts";
 
 /** Which call, for error messages, and its limits. */
 export interface CallTarget {
@@ -80,6 +81,12 @@ function callError(error: unknown, action: string, shape: (message: string) => s
   if (error instanceof ToolError) return error;
   if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
     return new ToolError("unavailable", `${action}: the server exited mid-call; the next call restarts it`);
+  }
+  if (error instanceof McpError && error.code === DROPPED_CODE) {
+    return new ToolError(
+      "unavailable",
+      `${action}: the connection dropped before the answer came; the tool may have run, check before retrying`,
+    );
   }
   // The server's words (a JSON-RPC error, an HTTP error page): an excerpt, its secrets redacted.
   const message = shape(error instanceof Error ? error.message : String(error));

@@ -4,6 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { boot } from "../../../mcp/gateway/boot.ts";
+import { parseConfig } from "../../../mcp/gateway/config.ts";
+import { startDropper } from "./_remote/dropper.ts";
 import { connect } from "../../_support/connect.ts";
 import { waitFor } from "../../_support/poll.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
@@ -91,4 +93,27 @@ Deno.test("hostile flow: 100,000 progress notifications in one call reach the cl
   assert.ok(seen.every((value, i) => i === 0 || value > seen[i - 1]), "in order");
   // Relayed one by one, the flood cost the gateway ~140 MB and other servers' calls seconds.
   assert.ok(seen.length < 25_000, `${seen.length} notifications relayed`);
+});
+
+Deno.test("hostile flow: a remote answer stream cut or ended mid-call fails the call at once, saying the connection dropped", async () => {
+  await using dropper = startDropper();
+  await using tokens = await tempWorkspace();
+  const [web] = parseConfig(
+    JSON.stringify({ mcpServers: { web: { url: dropper.url, type: "http", timeout_s: 30 } } }),
+    "gateway.jsonc",
+    {},
+  ).servers;
+  await using gateway = await front([web], { remote: { tokenDir: tokens.path } });
+  assert.equal(textOf(await gateway.call("web__ok")), "ok done");
+  for (const tool of ["drop", "hang_up"]) {
+    const result = await gateway.call(`web__${tool}`);
+    assert.equal(result.isError, true, tool);
+    assert.match(
+      textOf(result),
+      new RegExp(
+        `^Error \\[unavailable\\]: Cannot call "${tool}" on MCP server "web": the connection dropped`,
+      ),
+    );
+  }
+  assert.equal(textOf(await gateway.call("web__ok")), "ok done", "the next call goes through");
 });
