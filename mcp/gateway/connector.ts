@@ -2,12 +2,13 @@
  * Opens, watches, retires and closes links (link.ts): one connect at a time per link, a connection that
  * closes marks its link down, a retired link closes once its calls in flight settle.
  *
- * Children and a gateway that dies: close() ends each child's stdin, then SIGTERMs and SIGKILLs it (the
- * SDK's StdioClientTransport). If the gateway is SIGKILLed nothing of it runs: its children see stdin EOF
- * (this project's servers exit on that), and on Linux a small watchdog process (lib/process/watchdog.ts)
- * kills every process carrying this gateway's marker in its environment, a foreign server that ignores EOF
- * and its own children included. On macOS and Windows a server that ignores stdin EOF may outlive a
- * SIGKILLed gateway (there is no /proc to find it by, and Deno offers no parent-death signal).
+ * Children and a gateway that dies: close() ends each child's stdin, gives it a second, then kills its whole
+ * process tree (lib/mcp/child_transport.ts: each stdio server leads its own process group). If the gateway
+ * is SIGKILLed nothing of it runs: its children see stdin EOF (this project's servers exit on that), and on
+ * Linux a small watchdog process (lib/process/watchdog.ts) kills each watched group and every process
+ * carrying this gateway's marker in its environment, a foreign server that ignores EOF and its own children
+ * included. On macOS and Windows a server that ignores stdin EOF may outlive a SIGKILLed gateway (there is no
+ * /proc to find it by, and Deno offers no parent-death signal).
  * @module
  */
 import { type RequestId, ToolListChangedNotificationSchema } from "../../lib/mcp/sdk.ts";
