@@ -2,23 +2,22 @@
  * Opens, watches, retires and closes links (link.ts): one connect at a time per link, a connection that
  * closes marks its link down, a retired link closes once its calls in flight settle.
  *
- * Children and a gateway that dies: close() ends each child's stdin, gives it a second, then kills its whole
- * process tree (lib/mcp/child_transport.ts: each stdio server leads its own process group). If the gateway
- * is SIGKILLed nothing of it runs: its children see stdin EOF (this project's servers exit on that), and on
- * Linux a small watchdog process (lib/process/watchdog.ts) kills each watched group and every process
- * carrying this gateway's marker in its environment, a foreign server that ignores EOF and its own children
- * included. On macOS and Windows a server that ignores stdin EOF may outlive a SIGKILLed gateway (there is no
- * /proc to find it by, and Deno offers no parent-death signal).
+ * Children: close() ends each child's stdin, gives it a second, then kills its process tree (its own
+ * group: lib/mcp/child_transport.ts). A SIGKILLed gateway runs nothing: its children see stdin EOF, and on
+ * Linux a watchdog (lib/process/watchdog.ts) kills each watched group and every process carrying this
+ * gateway's marker in its environment. On macOS and Windows a server that ignores stdin EOF may outlive a
+ * SIGKILLed gateway (no /proc to find it by, and Deno offers no parent-death signal).
  * @module
  */
-import { type RequestId, ToolListChangedNotificationSchema } from "../../lib/mcp/sdk.ts";
+import { ToolListChangedNotificationSchema } from "../../lib/mcp/sdk.ts";
 import type { Client } from "../../lib/mcp/sdk_client.ts";
 import { GroupWatchdog } from "../../lib/process/watchdog.ts";
 import type { ClientSide } from "./client_side.ts";
-import { openConnection } from "./connect.ts";
+import { type Connection, openConnection } from "./connect.ts";
+import { ToolError } from "../../lib/mcp/errors.ts";
 import { listAllTools } from "./tool_list.ts";
-import { currentCall, type Link, type LinkCall, linkSecrets } from "./link.ts";
-import { recordFailure } from "./link_health.ts";
+import { callIdentity, type Link, linkSecrets } from "./link.ts";
+import { backingOff, logSkipped, recordFailure } from "./link_health.ts";
 import { NeedsAuthError } from "./oauth/needs_auth.ts";
 import { boundedReason, failureText, redactData, redactDiagnostic } from "./redact.ts";
 import type { RemoteOptions } from "./remote.ts";
@@ -75,12 +74,19 @@ export class Connector {
     return link.connecting;
   }
 
-  /** Resolves once no link of `links` is connecting. */
-  async settled(links: () => Iterable<Link>): Promise<void> {
-    let pending: Promise<void>[];
-    while ((pending = [...links()].flatMap((link) => link.connecting ? [link.connecting] : [])).length) {
-      await Promise.allSettled(pending);
+  /** The link's connection, connecting it first unless it backs off; throws `unavailable` when it is down. */
+  async ensureUp(link: Link, qualifiedName: string): Promise<Connection> {
+    if (link.connection) return link.connection;
+    if (this.#closed) {
+      throw new ToolError("unavailable", `Cannot call "${qualifiedName}": the gateway is closing`);
     }
+    const refusal = backingOff(link, qualifiedName, this.#deps.now());
+    if (refusal) throw refusal;
+    await this.connect(link);
+    if (!link.connection) {
+      throw new ToolError("unavailable", `Cannot call "${qualifiedName}": ${link.reason}`);
+    }
+    return link.connection;
   }
 
   /** Closes a link no entry uses any more, once its calls in flight settle (at once when the gateway closes). */
@@ -144,7 +150,7 @@ export class Connector {
       const secrets = linkSecrets(link, connection);
       link.tools = redactData(connection.tools, secrets);
       link.instructions = redactData(connection.instructions, secrets);
-      this.#logSkipped(link, connection.skipped);
+      logSkipped(link, connection.skipped, this.#deps.log);
       this.#deps.toolsChanged();
     } catch (error) {
       link.state = "down";
@@ -158,22 +164,12 @@ export class Connector {
     }
   }
 
-  /** Logs each malformed tool the server listed, once per link. */
-  #logSkipped(link: Link, skipped: readonly string[]): void {
-    for (const reason of skipped) {
-      if (link.skipsLogged.has(reason)) continue;
-      link.skipsLogged.add(reason);
-      const line = `MCP server "${link.configs[0].name}": ${reason}`;
-      this.#deps.log.error(failureText(line, linkSecrets(link, link.connection)));
-    }
-  }
-
   #watch(client: Client, link: Link): void {
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       try {
         const { tools, skipped } = await listAllTools(client);
         link.tools = redactData(tools, linkSecrets(link, link.connection));
-        this.#logSkipped(link, skipped);
+        logSkipped(link, skipped, this.#deps.log);
         this.#deps.toolsChanged();
       } catch (error) {
         const why = failureText(error instanceof Error ? error.message : String(error), linkSecrets(link));
@@ -184,7 +180,7 @@ export class Connector {
       client,
       () => ({
         ...link.configs[0],
-        ...callIdentity(currentCall(link)),
+        ...callIdentity(link),
         redact: (value, kind) => {
           const secrets = linkSecrets(link, link.connection);
           return kind === "log" ? redactDiagnostic(value, secrets) : redactData(value, secrets);
@@ -204,10 +200,4 @@ export class Connector {
       connection.close().catch(() => {});
     };
   }
-}
-
-/** What a server's request is related to: the call's upstream id, and the signal of its end. */
-function callIdentity(call: LinkCall | undefined): { origin?: RequestId; callEnded?: AbortSignal } {
-  if (!call) return {};
-  return { ...(call.id === undefined ? {} : { origin: call.id }), callEnded: call.ended };
 }

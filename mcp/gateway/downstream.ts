@@ -9,14 +9,13 @@ import { ToolError } from "../../lib/mcp/errors.ts";
 import type { CallToolResult, ClientCapabilities } from "../../lib/mcp/sdk.ts";
 import { CALL_CEILING_MS, callOnLink, type CallOptions } from "./link_call.ts";
 import { ClientSide } from "./client_side.ts";
-import type { Connection } from "./connect.ts";
 import { Connector } from "./connector.ts";
 import { DEFAULT_RETRY, type RetryOptions } from "./retry_policy.ts";
 import { buildCatalog, type Route } from "./catalog.ts";
 import type { CatalogTool, ServerConfig, ServerStatus } from "./types.ts";
 import type { Link } from "./link.ts";
 import { LinkTable } from "./link_table.ts";
-import { backingOff, linkStatus } from "./link_health.ts";
+import { linkStatus } from "./link_health.ts";
 import { planReload, type ReloadReport } from "./reload.ts";
 import { defaultRemoteOptions, type RemoteOptions } from "./remote.ts";
 
@@ -137,7 +136,7 @@ export class Downstreams implements AsyncDisposable {
 
   /** Resolves once no server is connecting (after start, a reload or a retry). */
   settled(): Promise<void> {
-    return this.#connector.settled(() => this.#links.all());
+    return this.#links.settled();
   }
 
   /** Tells every connected downstream server that the roots changed (notifications/roots/list_changed). */
@@ -162,7 +161,7 @@ export class Downstreams implements AsyncDisposable {
         `Cannot call "${qualifiedName}": no such tool in the gateway catalog; find names with gateway_search`,
       );
     }
-    const connection = await this.#ensureUp(route.link, qualifiedName);
+    const connection = await this.#connector.ensureUp(route.link, qualifiedName);
     return await callOnLink(route, connection, args, { ...options, ceilingMs: this.#deps.callCeilingMs });
   }
 
@@ -183,20 +182,6 @@ export class Downstreams implements AsyncDisposable {
     this.#configs = configs;
     this.#rebuild();
     if (this.#started) await Promise.allSettled(fresh.map((link) => this.#connector.connect(link)));
-  }
-
-  async #ensureUp(link: Link, qualifiedName: string): Promise<Connection> {
-    if (link.connection) return link.connection;
-    if (this.#connector.closed) {
-      throw new ToolError("unavailable", `Cannot call "${qualifiedName}": the gateway is closing`);
-    }
-    const refusal = backingOff(link, qualifiedName, this.#deps.now());
-    if (refusal) throw refusal;
-    await this.#connector.connect(link);
-    if (!link.connection) {
-      throw new ToolError("unavailable", `Cannot call "${qualifiedName}": ${link.reason}`);
-    }
-    return link.connection;
   }
 
   #rebuild(): void {

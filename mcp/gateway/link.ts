@@ -81,11 +81,13 @@ export async function trackCall<T>(link: Link, origin: RequestId | undefined, ca
 }
 
 /**
- * The call a server's request (a question, a log message) belongs to: the server does not say, so the
- * oldest in flight, preferring one made for an upstream request.
+ * The call a server's request (a question, a log message) belongs to, as its upstream id and the signal of
+ * its end: the server does not say, so the oldest in flight, preferring one made for an upstream request.
  */
-export function currentCall(link: Link): LinkCall | undefined {
-  return link.calls.find((call) => call.id !== undefined) ?? link.calls[0];
+export function callIdentity(link: Link): { origin?: RequestId; callEnded?: AbortSignal } {
+  const call = link.calls.find((entry) => entry.id !== undefined) ?? link.calls[0];
+  if (!call) return {};
+  return { ...(call.id === undefined ? {} : { origin: call.id }), callEnded: call.ended };
 }
 
 /** What the link's server must never echo back: its entries' secrets, and the connection's OAuth tokens. */

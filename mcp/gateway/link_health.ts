@@ -7,7 +7,7 @@ import { ToolError } from "../../lib/mcp/errors.ts";
 import type { Connection } from "./connect.ts";
 import { type Link, linkSecrets } from "./link.ts";
 import type { NeedsAuthError } from "./oauth/needs_auth.ts";
-import { boundedReason } from "./redact.ts";
+import { boundedReason, failureText } from "./redact.ts";
 import { breakerOpen, retryDelayMs, type RetryOptions } from "./retry_policy.ts";
 import type { ServerConfig, ServerStatus } from "./types.ts";
 
@@ -56,4 +56,19 @@ export function backingOff(link: Link, qualifiedName: string, now: number): Tool
       link.configs[0].name
     }" is down (${link.reason}); retry in ${Math.ceil(waitMs / 1000)}s`,
   );
+}
+
+/** Logs each malformed tool the server listed (tool_list.ts), once per link: a re-list does not repeat it. */
+export function logSkipped(
+  link: Link,
+  skipped: readonly string[],
+  log: { error(message: string): void },
+): void {
+  for (const reason of skipped) {
+    if (link.skipsLogged.has(reason)) continue;
+    link.skipsLogged.add(reason);
+    log.error(
+      failureText(`MCP server "${link.configs[0].name}": ${reason}`, linkSecrets(link, link.connection)),
+    );
+  }
 }

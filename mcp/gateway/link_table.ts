@@ -41,6 +41,14 @@ export class LinkTable {
     return this.all().find((link) => link.configs.includes(config))!;
   }
 
+  /** Resolves once no link is connecting. */
+  async settled(): Promise<void> {
+    let pending: Promise<void>[];
+    while ((pending = this.all().flatMap((link) => link.connecting ? [link.connecting] : [])).length) {
+      await Promise.allSettled(pending);
+    }
+  }
+
   /** Links for `configs` under `upstream`: unchanged ones kept (with their new entries), the rest replaced. */
   regroup(configs: readonly ServerConfig[], upstream = this.#upstream): Regrouped {
     this.#upstream = upstream;
