@@ -8,6 +8,7 @@
  */
 import { type JSONRPCMessage, JSONRPCMessageSchema, type Transport } from "./sdk.ts";
 import { formatSize } from "../text/format.ts";
+import { idOfOversized, readLines } from "./line_reader.ts";
 
 /** Larger than any file a tool takes (edit: 64 MiB), small enough to hold a few copies in memory. */
 export const MAX_MESSAGE_BYTES = 128 * 1024 * 1024;
@@ -17,8 +18,6 @@ export const MAX_MESSAGE_BYTES = 128 * 1024 * 1024;
  * one-shot client (`printf '…' | hello-mcp`) closes its end right after writing, yet wants its replies.
  */
 export const DRAIN_MS = 10_000;
-
-const NEWLINE = 0x0a;
 
 /**
  * Standard output as Deno gives it. Deno runs every async write to stdio on its blocking thread pool:
@@ -76,7 +75,10 @@ export class LineTransport implements Transport {
 
   start(): Promise<void> {
     this.#reader = this.#input.getReader();
-    this.#readLines(this.#reader).catch((error) => this.onerror?.(error)).finally(() => this.#endOfInput());
+    readLines(this.#reader, this.#maxBytes, {
+      line: (bytes) => this.#handleLine(bytes),
+      oversized: (bytes, head, tail) => this.#refuseOversized(bytes, head, tail),
+    }, () => this.#closed).catch((error) => this.onerror?.(error)).finally(() => this.#endOfInput());
     return Promise.resolve();
   }
 
@@ -134,37 +136,6 @@ export class LineTransport implements Transport {
     if (this.#unanswered.size === 0) this.#onAnswered?.();
   }
 
-  async #readLines(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
-    let pending: Uint8Array[] = [];
-    let pendingBytes = 0;
-    let overflow: Uint8Array | undefined; // the start of a message over the limit, kept for its id
-    while (!this.#closed) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      let chunk = value;
-      let newline: number;
-      while ((newline = chunk.indexOf(NEWLINE)) >= 0) {
-        const tail = chunk.subarray(0, newline);
-        const bytes = pendingBytes + tail.length;
-        const line = overflow ?? (bytes > this.#maxBytes ? undefined : concat([...pending, tail], bytes));
-        if (line && !overflow) this.#handleLine(line);
-        else this.#refuseOversized(overflow ?? concat([...pending, tail], bytes).subarray(0, 4096), bytes);
-        pending = [];
-        pendingBytes = 0;
-        overflow = undefined;
-        chunk = chunk.subarray(newline + 1);
-      }
-      if (chunk.length === 0) continue;
-      pendingBytes += chunk.length;
-      if (overflow) continue;
-      pending.push(chunk);
-      if (pendingBytes > this.#maxBytes) {
-        overflow = concat(pending, pendingBytes).subarray(0, 4096);
-        pending = [];
-      }
-    }
-  }
-
   #handleLine(bytes: Uint8Array): void {
     const line = new TextDecoder().decode(bytes).replace(/\r$/, "");
     if (line.trim() === "") return;
@@ -184,10 +155,9 @@ export class LineTransport implements Transport {
     this.onmessage?.(parsed.data);
   }
 
-  #refuseOversized(start: Uint8Array, bytes: number): void {
-    const id = new TextDecoder().decode(start).match(/^\s*\{[^{]*?"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+)/)?.[1];
+  #refuseOversized(bytes: number, head: Uint8Array, tail: Uint8Array): void {
     this.#replyError(
-      id === undefined ? null : JSON.parse(id),
+      idOfOversized(head, tail) ?? null,
       -32600,
       `Request too large: ${formatSize(bytes)}, the limit is ${formatSize(this.#maxBytes)}`,
     );
@@ -209,15 +179,4 @@ function isResponse(message: JSONRPCMessage): message is JSONRPCMessage & { id: 
 function idOf(json: unknown): string | number | null {
   const id = (json as { id?: unknown } | null)?.id;
   return typeof id === "string" || typeof id === "number" ? id : null;
-}
-
-function concat(parts: readonly Uint8Array[], length: number): Uint8Array {
-  if (parts.length === 1) return parts[0];
-  const out = new Uint8Array(length);
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
 }

@@ -32,6 +32,7 @@ export {
   SetLevelRequestSchema,
   SUPPORTED_PROTOCOL_VERSIONS,
   ToolListChangedNotificationSchema,
+  ToolSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 export type {

@@ -1,6 +1,7 @@
 /** Builds the gateway from its config: downstream connections, the ranking, the four tools. */
 import { loadServerSdk, type McpServerHandle } from "../../lib/mcp/server.ts";
 import { loadConfig } from "./config.ts";
+import { refuseStatelessHosting } from "./stateless.ts";
 import { ConfigWatcher } from "./config_watch.ts";
 import { Downstreams } from "./downstream.ts";
 import { createFinder } from "./finder.ts";
@@ -14,14 +15,17 @@ import { Workspace } from "../../lib/workspace/workspace.ts";
 const INSTRUCTIONS_WAIT_MS = 3_000;
 
 /**
- * The gateway for `--config <file>` (else `$MCP_GATEWAY_CONFIG`); throws ConfigError on a bad config.
- * Later edits of the file apply without a restart (hot reload, config_watch.ts).
+ * The gateway for `--config <file>` (else `$MCP_GATEWAY_CONFIG`); throws ConfigError on a bad config, or,
+ * `stateless`, on one hosting the shell builtin (stateless.ts). Later edits of the file apply without a
+ * restart (hot reload, config_watch.ts).
  */
 export async function boot(
   args: readonly string[],
   env: Record<string, string | undefined>,
+  options: { stateless?: boolean } = {},
 ): Promise<McpServerHandle> {
   const config = await loadConfig(configFlag(args), env);
+  if (options.stateless) refuseStatelessHosting(config);
   const downstreams = new Downstreams(config.servers);
   const watcher = config.file
     ? new ConfigWatcher({ file: config.file, env, apply: (next) => downstreams.reconfigure(next.servers) })

@@ -3,6 +3,8 @@ import { ToolError } from "../../lib/mcp/errors.ts";
 import type { ProgressUpdate } from "../../lib/mcp/tool.ts";
 import { type CallToolResult, CallToolResultSchema, ErrorCode, McpError } from "../../lib/mcp/sdk.ts";
 import type { Client } from "../../lib/mcp/sdk_client.ts";
+import { TOO_LARGE_CODE } from "../../lib/mcp/child_transport.ts";
+import { DROPPED_CODE } from "./dropped_streams.ts";
 
 /** Which call, for error messages, and its limits. */
 export interface CallTarget {
@@ -80,8 +82,19 @@ function callError(error: unknown, action: string, shape: (message: string) => s
   if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
     return new ToolError("unavailable", `${action}: the server exited mid-call; the next call restarts it`);
   }
+  if (error instanceof McpError && error.code === DROPPED_CODE) {
+    return new ToolError(
+      "unavailable",
+      `${action}: the connection dropped before the answer came; the tool may have run, check before retrying`,
+    );
+  }
   // The server's words (a JSON-RPC error, an HTTP error page): an excerpt, its secrets redacted.
   const message = shape(error instanceof Error ? error.message : String(error));
+  if (error instanceof McpError && error.code === TOO_LARGE_CODE) {
+    // The transport's own words (child_transport.ts), not the server's.
+    const why = message.replace(/^MCP error -?\d+: /, "");
+    return new ToolError("too_large", `${action}: ${why}; ask the tool for less`);
+  }
   if (error instanceof McpError && error.code === ErrorCode.InvalidParams) {
     return new ToolError("invalid_argument", `${action}: ${message}`);
   }

@@ -42,6 +42,8 @@ export interface ServerIdentity {
   name: string;
   elicitation?: ElicitationRule[];
   origin?: RequestId;
+  /** Aborts when that call ends: what was asked on its behalf is withdrawn then. */
+  callEnded?: AbortSignal;
   /**
    * Takes the server's secrets out of what it sends upstream: a log message (`log`, redacted as a failure
    * text) or a question (`request`: elicitation, sampling).
@@ -85,8 +87,12 @@ export class ClientSide {
    * SDK refuses the others). `server()` is read at each request.
    */
   wire(client: Client, server: () => ServerIdentity, declared: ClientCapabilities): void {
-    const context = (signal: AbortSignal): AskContext => {
-      const { name, origin } = server();
+    const context = (request: AbortSignal): AskContext => {
+      const { name, origin, callEnded } = server();
+      // A question ends with its downstream request or with the call it was asked for, whichever first: a
+      // server that never withdraws the question of a cancelled call must not keep the user (and the
+      // questions of every other server, asked one at a time) waiting.
+      const signal = callEnded ? AbortSignal.any([request, callEnded]) : request;
       return { server: name, signal, ...(origin === undefined ? {} : { origin }) };
     };
     if (declared.roots) {

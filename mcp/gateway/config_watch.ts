@@ -19,8 +19,8 @@ export interface ConfigWatchOptions {
   file: string;
   /** For `${env:VAR}` expansion, as at start-up. */
   env: Record<string, string | undefined>;
-  /** Applies a good new config (Downstreams.reconfigure); reloads never overlap. */
-  apply(config: GatewayConfig): Promise<unknown>;
+  /** Applies a good new config (Downstreams.reconfigure, which never waits for connects); in order. */
+  apply(config: GatewayConfig): unknown;
   log?: { info(message: string): void; error(message: string, detail?: unknown): void };
   debounceMs?: number;
 }

@@ -9,10 +9,13 @@ import { loadServerSdk, type McpServerHandle } from "../../lib/mcp/server.ts";
 import { ToolError } from "../../lib/mcp/errors.ts";
 import { isHttpEnvName } from "../../lib/mcp/serve_args.ts";
 import type { ClientCapabilities, Tool, Transport } from "../../lib/mcp/sdk.ts";
-import { Client, StdioClientTransport } from "../../lib/mcp/sdk_client.ts";
+import { Client } from "../../lib/mcp/sdk_client.ts";
+import { ChildTransport } from "../../lib/mcp/child_transport.ts";
 import { VERSION } from "../../lib/version.ts";
 import { bootBuiltin } from "./builtins.ts";
 import { deliverResponsesInOrder } from "./ordered_delivery.ts";
+import { coalesceProgress } from "./progress_coalescing.ts";
+import { listAllTools } from "./tool_list.ts";
 import { connectRemote, type RemoteOptions, remoteProvider } from "./remote.ts";
 import { failureText, secretsOf } from "./redact.ts";
 import { type LogBudget, StderrLines } from "./stderr_lines.ts";
@@ -25,9 +28,14 @@ export interface Connection {
   pid?: number;
   instructions?: string;
   tools: Tool[];
+  /** Why each malformed tool it listed was left out (tool_list.ts). */
+  skipped: string[];
   /** What the gateway gave the server besides its config entry's secrets (its OAuth tokens): never shown. */
   secrets(): string[];
-  /** Closes the client; a child exits (stdin EOF, then SIGTERM, then SIGKILL), a builtin runs its cleanup. */
+  /**
+   * Closes the client; a child gets stdin EOF, then its whole process tree is killed (SIGTERM, then SIGKILL);
+   * a builtin runs its cleanup.
+   */
   close(): Promise<void>;
 }
 
@@ -45,6 +53,8 @@ export interface ConnectHooks {
   prepare(client: Client): void;
   /** For remote servers: where OAuth tokens live. */
   remote?: RemoteOptions;
+  /** Gives up connecting (the link was retired, the gateway is closing): the attempt is closed at once. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -71,9 +81,10 @@ export async function openConnection(config: ServerConfig, hooks: ConnectHooks):
   });
   hooks.prepare(client);
   let builtin: McpServerHandle | undefined;
-  let transport: StdioClientTransport | undefined;
+  let transport: ChildTransport | undefined;
   let remote: Transport | undefined;
   let provider: ReturnType<typeof remoteProvider>;
+  let lines: StderrLines | undefined;
   const secrets = () => [...secretsOf(config), ...provider?.secrets() ?? []];
   const close = async () => {
     await client.close().catch(() => {});
@@ -88,6 +99,10 @@ export async function openConnection(config: ServerConfig, hooks: ConnectHooks):
       timedOut = true;
       reject(new Error(connectTimeoutReason(config.name, config.connectTimeoutMs)));
     }, config.connectTimeoutMs);
+    hooks.signal?.addEventListener("abort", () => {
+      timedOut = true;
+      reject(new Error(`Stopped connecting to MCP server "${config.name}": it is no longer needed`));
+    }, { once: true });
   });
   const handshake = async (): Promise<Connection> => {
     const spec = config.transport;
@@ -102,28 +117,31 @@ export async function openConnection(config: ServerConfig, hooks: ConnectHooks):
       provider = remoteProvider(config.name, spec, options);
       remote = await connectRemote(client, config.name, spec, provider);
     } else {
-      transport = new StdioClientTransport({
-        command: spec.command,
-        args: spec.args,
-        env: downstreamEnv(spec.env, hooks.marker),
-        cwd: spec.cwd,
-        stderr: "pipe",
-      });
-      const lines = new StderrLines({
+      const stderr = lines = new StderrLines({
         shape: (line) => failureText(line, secrets()),
         write: hooks.stderrLine,
         budget: hooks.stderrBudget,
       });
-      transport.stderr?.on("data", (chunk: Uint8Array | string) => lines.push(chunk));
+      transport = new ChildTransport({
+        command: spec.command,
+        args: spec.args,
+        env: downstreamEnv(spec.env, hooks.marker),
+        ...(spec.cwd === undefined ? {} : { cwd: spec.cwd }),
+        stderr: (chunk) => stderr.push(chunk),
+      });
       await client.connect(transport);
     }
-    if (client.transport) deliverResponsesInOrder(client.transport);
-    const tools = await listAllTools(client);
+    if (client.transport) {
+      deliverResponsesInOrder(client.transport);
+      coalesceProgress(client.transport);
+    }
+    const { tools, skipped } = await listAllTools(client);
     return {
       client,
-      pid: transport?.pid ?? undefined,
+      pid: transport?.pid,
       instructions: client.getInstructions(),
       tools,
+      skipped,
       secrets: () => provider?.secrets() ?? [],
       close,
     };
@@ -136,23 +154,37 @@ export async function openConnection(config: ServerConfig, hooks: ConnectHooks):
     await close();
     // A ToolError (a server that needs authorising) already says what happened and what to do.
     if (timedOut || error instanceof ToolError) throw error;
+    const exit = transport?.exitStatus;
+    if (exit) {
+      throw new Error(`Cannot connect to MCP server "${config.name}": ${crashText(exit, lines, secrets())}`);
+    }
     // The server wrote this text (an HTTP error page, a crash message): the agent gets an excerpt of it.
     const message = failureText(error instanceof Error ? error.message : String(error), secrets());
-    const hint = /ENOENT/.test(message) ? "; check its command and cwd" : "";
+    const hint = error instanceof Deno.errors.NotFound || /ENOENT/.test(message)
+      ? "; check its command and cwd"
+      : "";
     throw new Error(`Cannot connect to MCP server "${config.name}": ${message}${hint}`, { cause: error });
   } finally {
     clearTimeout(timer);
   }
 }
 
-/** Every tool of the server, following pagination cursors. */
-export async function listAllTools(client: Client): Promise<Tool[]> {
-  const tools: Tool[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await client.listTools(cursor === undefined ? undefined : { cursor });
-    tools.push(...page.tools);
-    cursor = page.nextCursor;
-  } while (cursor);
-  return tools;
+/** Characters of a crashed server's last stderr lines quoted in its reason. */
+const STDERR_TAIL_CHARS = 600;
+
+/**
+ * Why a child that exited while connecting did: its exit, and the last lines of its stderr (each redacted
+ * and cut as a failure text), as many as fit {@link STDERR_TAIL_CHARS}, rather than "Connection closed".
+ */
+function crashText(exit: Deno.CommandStatus, lines: StderrLines | undefined, secrets: string[]): string {
+  const how = exit.signal ? `was killed by ${exit.signal}` : `exited (code ${exit.code})`;
+  const tail: string[] = [];
+  let length = 0;
+  for (const line of (lines?.tail() ?? []).toReversed()) {
+    const shown = failureText(line, secrets);
+    if (tail.length && length + shown.length > STDERR_TAIL_CHARS) break;
+    tail.unshift(shown);
+    length += shown.length + 3;
+  }
+  return `it ${how} before answering${tail.length ? `; its stderr ends: ${tail.join(" | ")}` : ""}`;
 }

@@ -11,7 +11,7 @@ import {
   SetLevelRequestSchema,
 } from "../../lib/mcp/sdk.ts";
 import { log } from "../../lib/log.ts";
-import { KeyedLock } from "../../lib/sync/keyed_lock.ts";
+import { AskQueue } from "./ask_queue.ts";
 import { supportsFormElicitation } from "./capabilities.ts";
 import { CALL_CEILING_MS, type Downstreams } from "./downstream.ts";
 
@@ -30,11 +30,12 @@ export function relayUpstream(
   workspaceRoots: readonly string[],
 ): void {
   const { server } = handle;
-  const queue = new KeyedLock();
+  const queue = new AskQueue();
   const initialized = Promise.withResolvers<void>();
   server.oninitialized = () => initialized.resolve();
   // Questions wait as long as the client takes to answer: the downstream server's own timeout (or its
-  // cancellation, which cancels ours) decides, under the gateway's call ceiling.
+  // cancellation, which cancels ours) decides, or the end of the call they were asked for (client_side.ts),
+  // under the gateway's call ceiling.
   const asking = (signal: AbortSignal, origin: RequestId | undefined) => ({
     signal,
     timeout: CALL_CEILING_MS,
@@ -57,10 +58,10 @@ export function relayUpstream(
     elicit: (params, { server: name, signal, origin }) => {
       if (supportsFormElicitation(server.getClientCapabilities())) {
         // One question at a time, in the order they came, whichever server asks.
-        return queue.run("elicitation", async () => {
+        return queue.run(signal, async () => {
           await initialized.promise;
           signal.throwIfAborted();
-          return await server.elicitInput(params, asking(signal, origin));
+          return await whilePending(signal, (own) => server.elicitInput(params, asking(own, origin)));
         });
       }
       log.info(
@@ -71,7 +72,7 @@ export function relayUpstream(
     sample: async (params, { server: name, signal, origin }) => {
       if (server.getClientCapabilities()?.sampling) {
         await initialized.promise;
-        return await server.createMessage(params, asking(signal, origin));
+        return await whilePending(signal, (own) => server.createMessage(params, asking(own, origin)));
       }
       throw new McpError(
         ErrorCode.InvalidRequest,
@@ -80,6 +81,23 @@ export function relayUpstream(
     },
   });
   server.setNotificationHandler(RootsListChangedNotificationSchema, () => void downstreams.rootsChanged());
+}
+
+/**
+ * Runs `ask` with a signal that follows `signal` only until `ask` settles: the SDK never stops listening to
+ * a request's signal, and would send notifications/cancelled for a question answered long before when the
+ * call it was asked for ends.
+ */
+async function whilePending<T>(signal: AbortSignal, ask: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const own = new AbortController();
+  const forward = () => own.abort(signal.reason);
+  if (signal.aborted) forward();
+  else signal.addEventListener("abort", forward, { once: true });
+  try {
+    return await ask(own.signal);
+  } finally {
+    signal.removeEventListener("abort", forward);
+  }
 }
 
 /** RFC 5424 severities, least first, as MCP orders them. */

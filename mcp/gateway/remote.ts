@@ -13,6 +13,7 @@ import {
   StreamableHTTPError,
   UnauthorizedError,
 } from "../../lib/mcp/sdk_client.ts";
+import { DroppedStreams } from "./dropped_streams.ts";
 import { GatewayOAuthProvider, type InteractiveStep } from "./oauth/provider.ts";
 import { NeedsAuthError } from "./oauth/needs_auth.ts";
 import { defaultTokenDir, TokenStore } from "./oauth/token_store.ts";
@@ -61,8 +62,13 @@ export async function connectRemote(
   try {
     if (spec.protocol !== "sse") {
       try {
-        const transport = new StreamableHTTPClientTransport(url, options);
+        const drops = new DroppedStreams();
+        const transport = new StreamableHTTPClientTransport(url, {
+          ...options,
+          fetch: drops.fetch(options.fetch),
+        });
         await client.connect(transport);
+        drops.attach(transport);
         return transport;
       } catch (error) {
         if (spec.protocol === "http" || !isOldServer(error)) throw error;

@@ -60,11 +60,16 @@ export interface StderrOptions {
   budget: LogBudget;
 }
 
+/** Lines of its stderr kept to say why a server that crashed at start did. */
+const TAIL_LINES = 5;
+
 /** Receives one child's stderr chunks and logs its lines within its server's budget. */
 export class StderrLines {
   readonly #options: StderrOptions;
   readonly #decoder = new TextDecoder();
   #pending = "";
+  /** The last non-blank lines, raw (each cut at MAX_LINE_CHARS), whatever the budget logged. */
+  #recent: string[] = [];
   /** Dropping the rest of an overlong line until its newline. */
   #skipping = false;
 
@@ -95,8 +100,15 @@ export class StderrLines {
     this.#skipping = true;
   }
 
+  /** The last few non-blank lines, the one still waiting for its newline included: raw, not yet shaped. */
+  tail(): string[] {
+    return this.#pending.trim() ? [...this.#recent, this.#pending].slice(-TAIL_LINES) : [...this.#recent];
+  }
+
   #line(raw: string): void {
     if (!raw.trim()) return;
+    this.#recent.push(raw);
+    if (this.#recent.length > TAIL_LINES) this.#recent.shift();
     for (const line of this.#options.budget.admit(() => this.#options.shape(raw))) this.#options.write(line);
   }
 }

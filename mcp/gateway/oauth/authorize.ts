@@ -10,7 +10,7 @@
 import { Client, UnauthorizedError } from "../../../lib/mcp/sdk_client.ts";
 import { VERSION } from "../../../lib/version.ts";
 import { ConfigError } from "../config_fields.ts";
-import { listAllTools } from "../connect.ts";
+import { listAllTools } from "../tool_list.ts";
 import { connectRemote, remoteProvider } from "../remote.ts";
 import type { GatewayConfig, RemoteTransport } from "../types.ts";
 import { listenForRedirect } from "./loopback.ts";
@@ -113,7 +113,7 @@ async function tryConnect(
   const client = new Client({ name: "continue-gateway-auth", version: VERSION });
   try {
     await connectRemote(client, name, spec, provider);
-    return (await listAllTools(client)).length;
+    return (await listAllTools(client)).tools.length;
   } catch (error) {
     // The SDK ends a connect that needs the browser step with UnauthorizedError (wrapped by connectRemote),
     // and a 401 it cannot get past with the tokens it has as a NeedsAuthError.

@@ -37,11 +37,12 @@ Deno.test("reload: hot reload of one entry with another mid-call", posixOnly, as
   const counts = async () => textOf(await downstreams.call("keep__cancellations", {}));
   await waitFor("the wait call to start", async () => await counts() === "1 waited, 0 cancelled");
 
-  const report = await downstreams.reconfigure([
+  const report = downstreams.reconfigure([
     fixture("keep"),
     fixture("change", "changed"),
     fixture("new"),
   ]);
+  await downstreams.settled();
 
   assert.deepEqual(report, {
     added: ["new"],
@@ -87,7 +88,8 @@ Deno.test(
       async () => textOf(await downstreams.call("change__cancellations", {})) === "1 waited, 0 cancelled",
     );
 
-    const report = await downstreams.reconfigure([fixture("change", "changed")]);
+    const report = downstreams.reconfigure([fixture("change", "changed")]);
+    await downstreams.settled();
 
     assert.deepEqual(report.restarted, ["change"]);
     const fresh = Number(textOf(await downstreams.call("change__pid", {})));
@@ -107,13 +109,14 @@ Deno.test("reload: a filter or description change re-indexes without a restart",
   let changes = 0;
   downstreams.onCatalogChanged(() => changes++);
 
-  const report = await downstreams.reconfigure([
+  const report = downstreams.reconfigure([
     fixture("keep", "keep", {
       tools: { allow: [], deny: ["wait"] },
       descriptions: { pid: "Which process serves this" },
       callTimeoutMs: 5_000,
     }),
   ]);
+  await downstreams.settled();
 
   assert.deepEqual(report.updated, ["keep"]);
   assert.deepEqual(report.restarted, []);
@@ -130,14 +133,16 @@ Deno.test("reload: entries sharing one endpoint stay correct when one of them mo
   const shared = downstreams.pidOf("a")!;
   assert.equal(downstreams.pidOf("b"), shared);
 
-  const moved = await downstreams.reconfigure([fixture("a", "shared"), fixture("b", "own")]);
+  const moved = downstreams.reconfigure([fixture("a", "shared"), fixture("b", "own")]);
+  await downstreams.settled();
   assert.deepEqual(moved.restarted, ["b"]);
   assert.equal(downstreams.pidOf("a"), shared);
   const own = downstreams.pidOf("b")!;
   assert.notEqual(own, shared);
   assert.equal(downstreams.status()[0].sharedWith, undefined);
 
-  const back = await downstreams.reconfigure([fixture("a", "shared"), fixture("b", "shared")]);
+  const back = downstreams.reconfigure([fixture("a", "shared"), fixture("b", "shared")]);
+  await downstreams.settled();
   assert.deepEqual(back.restarted, ["b"]);
   assert.equal(downstreams.pidOf("b"), shared);
   assert.deepEqual(downstreams.status()[0].sharedWith, ["b"]);
@@ -148,12 +153,14 @@ Deno.test("reload: entries sharing one endpoint stay correct when one of them mo
 Deno.test("reload: disabling and removing entries drops their tools; a closed gateway ignores reloads", async () => {
   const downstreams = open([fixture("a"), fixture("b")]);
   await downstreams.start();
-  const report = await downstreams.reconfigure([fixture("a", "a", { enabled: false })]);
+  const report = downstreams.reconfigure([fixture("a", "a", { enabled: false })]);
+  await downstreams.settled();
   assert.deepEqual(report.removed, ["a", "b"]);
   assert.deepEqual(names(downstreams), []);
   assert.deepEqual(downstreams.status().map((status) => status.state), ["disabled"]);
   await downstreams.close();
-  const late = await downstreams.reconfigure([fixture("c")]);
+  const late = downstreams.reconfigure([fixture("c")]);
+  await downstreams.settled();
   assert.deepEqual(late.added, ["c"]);
   assert.deepEqual(names(downstreams), []);
 });
