@@ -105,18 +105,26 @@ Deno.test({
   ignore: !bwrapUsable,
   fn: async () => {
     await using ws = await tempWorkspace();
+    // In a process of its own: what it made would carry its pid, which no other test's folders can.
+    const module = new URL("../../../lib/sandbox/sandbox.ts", import.meta.url).href;
+    const script = `import { Sandbox } from ${JSON.stringify(module)};
+const sandbox = new Sandbox({ env: Deno.env.toObject(), inspect: true,
+  workspace: { roots: () => Promise.resolve({ roots: [${JSON.stringify(ws.path)}], allowDirs: [] }) } });
+const status = await sandbox.status();
+await sandbox.close();
+console.log(JSON.stringify({ pid: Deno.pid, active: status.active, summary: status.summary }));`;
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["eval", "--quiet", script],
+      stderr: "inherit",
+    })
+      .output();
+    assert.ok(out.success);
+    const { pid, active, summary } = JSON.parse(new TextDecoder().decode(out.stdout));
+    assert.equal(active, true);
+    assert.match(summary, /^sandbox on \(bubblewrap [\d.]+, mode auto, the default\)/);
     const parent = `/tmp/continue-mcp-sandbox-${Deno.uid()}`;
-    const before = await Array.fromAsync(Deno.readDir(parent)).catch(() => []);
-    const sandbox = new Sandbox({
-      env: Deno.env.toObject(),
-      inspect: true,
-      workspace: { roots: () => Promise.resolve({ roots: [ws.path], allowDirs: [] }) },
-    });
-    const status = await sandbox.status();
-    assert.equal(status.active, true);
-    assert.match(status.summary, /^sandbox on \(bubblewrap [\d.]+, mode auto, the default\)/);
-    await sandbox.close();
-    assert.equal((await Array.fromAsync(Deno.readDir(parent)).catch(() => [])).length, before.length);
+    const names = (await Array.fromAsync(Deno.readDir(parent)).catch(() => [])).map((entry) => entry.name);
+    assert.deepEqual(names.filter((name) => name.split("-")[1] === String(pid)), []);
     assert.deepEqual(await Array.fromAsync(Deno.readDir(ws.path)), []);
   },
 });
