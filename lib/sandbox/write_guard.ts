@@ -4,7 +4,8 @@
  * A path is judged relative to every root it lies in (workspace roots, allowed folders, a notes repository),
  * both as named and where it really lands (symlinks followed), and a protected name that is itself a
  * symlink protects the place it leads to. git's rules are judged on folders (git_guard.ts: `.git` entries,
- * repository folders found through pointers, `commondir` or their shape, `core.hooksPath`).
+ * repository folders found through pointers, `commondir` or their shape, `core.hooksPath`), and a file with
+ * several hard links by what its other names are (link_guard.ts).
  * @module
  */
 import { ToolError } from "../mcp/errors.ts";
@@ -12,7 +13,8 @@ import { platform } from "../platform/mod.ts";
 import { realResolve } from "../workspace/resolve.ts";
 import { enclosingTop, type GitFacts, gitFacts } from "./git_dirs.ts";
 import { gitReason } from "./git_guard.ts";
-import { relativeParts } from "./guard_paths.ts";
+import { relativeParts, shown } from "./guard_paths.ts";
+import { linkedProtected } from "./link_guard.ts";
 import { PROTECTED_NAMES, protectedReason } from "./protected.ts";
 
 /** Who is refused, and against which folders protected names are judged. */
@@ -84,7 +86,15 @@ export async function protectedWriteReason(
     const reason = await reachedThroughLink(root, real);
     if (reason) return reason;
   }
-  return undefined;
+  // Deleting one name of a file leaves the others as they were.
+  if (options.followLast === false) return undefined;
+  const linked = await linkedProtected(real, { roots, folders, facts });
+  if (!linked || "reason" in linked) return linked?.reason;
+  const root = roots.find((root) => platform.isInside(linked.path, root));
+  const reason = root === undefined ? undefined : await reasonUnder(root, linked.path, facts);
+  return `it is another name (a hard link) of "${root ? shown(root, linked.path) : linked.path}", and ${
+    reason ?? "that file is protected"
+  }`;
 }
 
 /** Where `named` really lands: symlinks followed, the last one too unless `followLast` is false. */
