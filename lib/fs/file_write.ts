@@ -2,7 +2,8 @@
  * The one way the servers change a file (edit, notes, sql), with one set of rules:
  * - only under the file's lock (file_lock.ts: keyed by path and by device + inode);
  * - a protected name (lib/sandbox/protected.ts: git hooks and config, editor and agent settings) of any of
- *   the writer's roots is refused (`permission_denied`), as named and where it really lands;
+ *   the writer's roots is refused (`permission_denied`), as named, where it really lands, and through another
+ *   hard-link name; so is what git obeys wherever it finds it (lib/sandbox/write_guard.ts);
  * - a read-only file is refused (`permission_denied`), never replaced through a rename or deleted;
  * - so is a file whose setuid or setgid bit the write would clear for good (set_id_bits.ts);
  * - a new file, or one with a single name whose owner, group and mode a replacement can keep, is replaced

@@ -1,111 +1,133 @@
 /**
- * What the policy reads from a workspace's git config, at server start (it is protected: no job writes it):
- * the hosts of its remotes, for the network allow-list (`git fetch`/`push` to the repository's own remotes
- * should work sandboxed), and where its hooks are when `core.hooksPath` moves them into the working tree
- * (husky, `.githooks/`): those are protected like `.git/hooks`.
+ * Reading what git reads, without running git (the writing servers may not run programs): a `.git` pointer
+ * file, a `commondir` file, and the entries of a git config file that move hooks or pull in more config
+ * (`core.hooksPath`, `include.path`, `includeIf.<condition>.path`). Pure functions over text; lenient where
+ * git is strict (git refuses a broken config outright, so reading more of one only protects more).
  * @module
  */
-import { isAbsolute, join, resolve } from "node:path";
 
-/** Hosts named by the remotes of the repository at `root` (none when it is not one, or unreadable). */
-export async function remoteHosts(root: string): Promise<string[]> {
-  return parseRemoteHosts(await readConfig(root));
+/** One `key = value` of a git config file; names lower case, a subsection as written. */
+export interface GitConfigEntry {
+  section: string;
+  subsection: string | null;
+  key: string;
+  /** Null for a bare `key` (git's boolean true). */
+  value: string | null;
 }
 
-/**
- * Where git looks for the hooks of the repository at `root` when `core.hooksPath` says so (the repository's
- * config first, then the user's global ones), resolved against `root`; with husky's `<dir>/_` the folder
- * whose files its hooks run too. Empty when unset.
- */
-export async function hooksPaths(
-  root: string,
-  globalConfigs: readonly string[],
-  home?: string,
-): Promise<string[]> {
-  let value = parseHooksPath(await readConfig(root));
-  for (const file of globalConfigs) {
-    if (value !== undefined) break;
-    value = parseHooksPath(await Deno.readTextFile(file).catch(() => ""));
+/** The folder a `.git` pointer file names (as written, maybe relative to the file's folder), or null. */
+export function parseGitPointer(text: string): string | null {
+  // git: the file must start with "gitdir: "; the path runs to the end, trailing newlines and CRs cut.
+  if (!text.startsWith("gitdir: ")) return null;
+  const path = text.slice("gitdir: ".length).replace(/[\r\n]+$/, "");
+  return path === "" ? null : path;
+}
+
+/** The folder a `commondir` file names (maybe relative to its git folder), or null. */
+export function parseCommondir(text: string): string | null {
+  const path = text.replace(/[\r\n]+$/, "");
+  return path === "" ? null : path;
+}
+
+/** The entries of a git config file's text, in order. */
+export function parseGitConfig(text: string): GitConfigEntry[] {
+  const entries: GitConfigEntry[] = [];
+  let section = "";
+  let subsection: string | null = null;
+  let at = 0;
+  const skipSpaces = () => {
+    while (at < text.length && (text[at] === " " || text[at] === "\t")) at++;
+  };
+  const skipLine = () => {
+    while (at < text.length && text[at] !== "\n") at++;
+  };
+  while (at < text.length) {
+    skipSpaces();
+    const c = text[at];
+    if (c === "\n" || c === "\r") at++;
+    else if (c === "#" || c === ";") skipLine();
+    else if (c === "[") {
+      const header = /^\[\s*([A-Za-z0-9.-]+)\s*(?:"((?:[^"\\\n]|\\.)*)")?\s*\]/.exec(text.slice(at));
+      if (!header) {
+        skipLine();
+        continue;
+      }
+      at += header[0].length;
+      const name = header[1].toLowerCase();
+      if (header[2] !== undefined) {
+        section = name;
+        subsection = header[2].replace(/\\(.)/g, "$1");
+      } else {
+        // The old `[section.subsection]` form: the subsection is lower-cased too.
+        const dot = name.indexOf(".");
+        section = dot < 0 ? name : name.slice(0, dot);
+        subsection = dot < 0 ? null : name.slice(dot + 1);
+      }
+    } else {
+      const key = /^[A-Za-z][A-Za-z0-9-]*/.exec(text.slice(at));
+      if (!key) {
+        skipLine();
+        continue;
+      }
+      at += key[0].length;
+      skipSpaces();
+      let value: string | null = null;
+      if (text[at] === "=") {
+        at++;
+        [value, at] = readValue(text, at);
+      } else skipLine();
+      entries.push({ section, subsection, key: key[0].toLowerCase(), value });
+    }
   }
-  if (!value) return [];
-  const path = resolve(root, home ? value.replace(/^~(?=\/)/, home) : value);
-  return path.endsWith("/_") ? [path, path.slice(0, -2)] : [path];
+  return entries;
 }
 
-/** The value of `core.hooksPath` in a git config's text, or undefined. */
-export function parseHooksPath(text: string): string | undefined {
-  let inCore = false;
-  let value: string | undefined;
-  for (const raw of text.split("\n")) {
-    const line = raw.trim();
-    if (line.startsWith("[")) {
-      inCore = /^\[core\]/i.test(line);
+/** A value from `at` (just after `=`) to its line's end: quotes, escapes and continuation lines as git reads them. */
+function readValue(text: string, at: number): [string, number] {
+  let value = "";
+  let quoted = false;
+  let pendingSpace = ""; // Unquoted trailing blanks are dropped, inner ones kept.
+  let started = false;
+  for (; at < text.length; at++) {
+    const c = text[at];
+    if (c === "\n" && !quoted) break;
+    if (c === "\r" && text[at + 1] === "\n" && !quoted) continue;
+    if (!quoted && (c === "#" || c === ";")) {
+      while (at < text.length && text[at] !== "\n") at++;
+      break;
+    }
+    if (!quoted && (c === " " || c === "\t")) {
+      if (started) pendingSpace += c;
       continue;
     }
-    const match = /^hookspath\s*=\s*(.+)$/i.exec(line);
-    if (inCore && match) value = match[1].trim().replace(/^"(.*)"$/, "$1");
+    value += pendingSpace;
+    pendingSpace = "";
+    started = true;
+    if (c === '"') quoted = !quoted;
+    else if (c === "\\") {
+      const next = text[++at];
+      if (next === "\n") continue;
+      if (next === "\r" && text[at + 1] === "\n") {
+        at++;
+        continue;
+      }
+      value += next === "n" ? "\n" : next === "t" ? "\t" : next === "b" ? "\b" : (next ?? "");
+    } else value += c;
   }
-  return value;
+  return [value, at];
 }
 
-async function readConfig(root: string): Promise<string> {
-  const config = await configPath(root);
-  return config ? await Deno.readTextFile(config).catch(() => "") : "";
-}
-
-/** The hosts of the `url`/`pushurl` entries of `[remote "…"]` sections in a git config's text. */
-export function parseRemoteHosts(text: string): string[] {
-  const hosts = new Set<string>();
-  let inRemote = false;
-  for (const raw of text.split("\n")) {
-    const line = raw.trim();
-    if (line.startsWith("[")) {
-      inRemote = /^\[remote\s+"[^"]*"\s*\]/i.test(line);
-      continue;
-    }
-    const match = /^(url|pushurl)\s*=\s*(.+)$/i.exec(line);
-    if (!inRemote || !match) continue;
-    const host = hostOf(match[2].trim().replace(/^"(.*)"$/, "$1"));
-    if (host) hosts.add(host);
-  }
-  return [...hosts];
-}
-
-/** `https://h/x`, `ssh://u@h:22/x`, `git@h:x` (scp-like) → `h`; local paths → undefined. */
-export function hostOf(url: string): string | undefined {
-  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(url);
-  if (scheme) {
-    if (/^file:/i.test(url)) return undefined;
-    try {
-      const host = new URL(url.replace(/^[a-z0-9+.-]+:\/\//i, "http://")).hostname;
-      return host ? host.toLowerCase().replace(/^\[|\]$/g, "") : undefined;
-    } catch {
-      return undefined;
-    }
-  }
-  // scp-like: [user@]host:path, where host has no slash before the colon.
-  const scp = /^(?:[^@/]+@)?([^:/]+):(?!\/\/)/.exec(url);
-  return scp && !isAbsolute(url) ? scp[1].toLowerCase() : undefined;
-}
-
-/** The config file of the repository at `root`: `.git/config`, or through a `.git` pointer file. */
-async function configPath(root: string): Promise<string | undefined> {
-  const dotGit = join(root, ".git");
-  let info: Deno.FileInfo;
-  try {
-    info = await Deno.stat(dotGit);
-  } catch {
-    return undefined;
-  }
-  if (info.isDirectory) return join(dotGit, "config");
-  try {
-    const pointer = /^gitdir:\s*(.+)$/m.exec(await Deno.readTextFile(dotGit))?.[1]?.trim();
-    if (!pointer) return undefined;
-    const gitDir = resolve(root, pointer);
-    // A worktree's git folder names the shared one in `commondir`; the remotes are configured there.
-    const common = await Deno.readTextFile(join(gitDir, "commondir")).then((text) => text.trim(), () => "");
-    return join(common ? resolve(gitDir, common) : gitDir, "config");
-  } catch {
-    return undefined;
-  }
+/** The values of `section.key` (any subsection when `subsection` is undefined), in file order. */
+export function configValues(
+  entries: readonly GitConfigEntry[],
+  section: string,
+  key: string,
+  subsection?: string | null,
+): string[] {
+  return entries
+    .filter((entry) =>
+      entry.section === section && entry.key === key && entry.value !== null &&
+      (subsection === undefined || entry.subsection === subsection)
+    )
+    .map((entry) => entry.value!);
 }

@@ -17,7 +17,9 @@ import {
   SOCKET_FOLDERS,
   SOCKET_VARIABLES,
 } from "./defaults.ts";
-import { hooksPaths, remoteHosts } from "./git_config.ts";
+import { globalHooksPaths } from "./git_hooks_path.ts";
+import { gitProtectedPaths } from "./git_dirs.ts";
+import { gitRemoteHosts } from "./git_remotes.ts";
 import { findNested } from "./nested.ts";
 import type { NetworkPlan, SandboxPlan } from "./plan.ts";
 import { PROTECTED_NAMES } from "./protected.ts";
@@ -71,12 +73,16 @@ export async function buildPolicy(input: PolicyInput): Promise<Policy> {
       if (!(gitIsFile && name.path.startsWith(".git/"))) protectedPaths.push(join(root, name.path));
     }
     if (gitIsFile) protectedPaths.push(join(root, ".git"));
-    // Hooks moved into the working tree (`core.hooksPath`) run at the user's next commit just the same.
+    // What git obeys besides the names: the folders `.git` pointers and `commondir` lead to, hooks moved
+    // into the working tree by the repository's `core.hooksPath` or by the user's own configs, included configs.
+    protectedPaths.push(...await gitProtectedPaths(root));
     const globals = [
       home && join(home, ".gitconfig"),
       input.configDir && join(input.configDir, "git", "config"),
     ];
-    protectedPaths.push(...await hooksPaths(root, globals.filter((file): file is string => !!file), home));
+    protectedPaths.push(
+      ...await globalHooksPaths(root, globals.filter((file): file is string => !!file), home),
+    );
   }
   for (const top of writable) {
     const finds = await findNested(top);
@@ -142,7 +148,7 @@ export async function buildPolicy(input: PolicyInput): Promise<Policy> {
 /** The network plan: `allow` lists the defaults, the user's domains and the workspace's git remotes. */
 async function networkPlan(config: SandboxConfig, roots: readonly string[]): Promise<NetworkPlan> {
   if (config.network !== "allow") return { kind: config.network };
-  const remotes = (await Promise.all(roots.map(remoteHosts))).flat();
+  const remotes = (await Promise.all(roots.map(gitRemoteHosts))).flat();
   return { kind: "allow", domains: unique([...DEFAULT_DOMAINS, ...config.domains, ...remotes]) };
 }
 

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { buildPolicy, type PolicyInput } from "../../../lib/sandbox/policy.ts";
 import { readSandboxConfig } from "../../../lib/sandbox/config.ts";
-import { parseRemoteHosts } from "../../../lib/sandbox/git_config.ts";
+import { remoteHostsOf } from "../../../lib/sandbox/git_remotes.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
 import { isWindows } from "../../../lib/platform/mod.ts";
 
@@ -173,5 +173,5 @@ Deno.test("git remotes: url and pushurl of remotes only, every URL form", () => 
     '[submodule "x"]',
     "\turl = https://evil.example/x",
   ].join("\n");
-  assert.deepEqual(parseRemoteHosts(text), ["github.com", "push.example.com", "mirror.example.net"]);
+  assert.deepEqual(remoteHostsOf(text), ["github.com", "push.example.com", "mirror.example.net"]);
 });
