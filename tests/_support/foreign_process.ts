@@ -13,10 +13,11 @@ export const NOBODY = 65534;
 const PYTHON = "/usr/bin/python3";
 
 const NON_DUMPABLE = `
-import ctypes, sys, time
+import ctypes, os, sys, time
 if ctypes.CDLL(None).prctl(4, 0) != 0:
     sys.exit("prctl(PR_SET_DUMPABLE, 0) failed")
-print("ready", flush=True)
+os.write(1, b"ready\\n")
+os.close(1)
 time.sleep(300)
 `;
 
@@ -36,10 +37,10 @@ export async function nobodySleeper(
     stderr: "null",
   }).spawn();
   if (!options.nonDumpable) return child;
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  const first = await reader.read();
-  await reader.cancel();
-  if (!first.value?.startsWith("ready")) throw new Error(`${PYTHON} did not make itself non-dumpable`);
+  // It closes stdout once it is non-dumpable: read to the end (cancelling early could break its pipe).
+  if (await new Response(child.stdout).text() !== "ready\n") {
+    throw new Error(`${PYTHON} did not make itself non-dumpable`);
+  }
   return child;
 }
 
