@@ -2,7 +2,9 @@
  * The socket side of HTTP mode: our own accept loop over `Deno.listen`, each connection served by Deno's HTTP
  * engine (hyper, as under Deno.serve; http_connection.ts). It adds what Deno.serve lacks (Deno 2.9.6):
  * - accepting again after EMFILE/ENFILE. Deno.serve's loop ends on its first failed accept and closes the
- *   port for good (its `finished` rejects); here a failed accept backs off and retries, logged once a minute.
+ *   port for good (its `finished` rejects); here an accept that failed for want of descriptors or memory
+ *   backs off and retries, logged once a minute. Any other failure is one connection's (reset while queued:
+ *   ENOTCONN, ECONNABORTED): it is skipped at once, since any local user can cause one per connection.
  * - dropping a connection whose request headers do not arrive. Hyper runs there without a timer, so a
  *   half-sent request or an idle keep-alive connection is held forever (denoland/deno#3515; measured: still
  *   held after 100 s); here each request's headers must arrive within `headersTimeoutMs` of the connection
@@ -52,6 +54,17 @@ export interface Listener {
 /** The first retry after a failed accept, doubled on each further failure up to the maximum. */
 export const ACCEPT_BACKOFF_MS = { initial: 10, max: 1_000 };
 
+/**
+ * Error codes (Deno's `error.code`, the same names on Windows) of an accept that failed because the process or
+ * system ran out of something: retrying at once would spin, so these alone back off.
+ */
+const RESOURCE_SHORTAGE = new Set(["EMFILE", "ENFILE", "ENOBUFS", "ENOMEM"]);
+
+/** Whether a failed accept means the process is short of descriptors or memory (not one bad connection). */
+export function isResourceShortage(error: unknown): boolean {
+  return RESOURCE_SHORTAGE.has((error as { code?: unknown })?.code as string);
+}
+
 /** Logs the first accept failure, then at most one line a minute, with how many failed since the last. */
 export function acceptFailureLog(): (error: unknown) => void {
   const write = throttled((message) => log.error(message));
@@ -84,6 +97,9 @@ export async function listen(handler: ConnectionHandler, options: ListenOptions)
       `mcp http: ${why}: dropping the oldest that never passed the token check (MCP_HTTP_MAX_CONNECTIONS)`,
     )
   );
+  const logSkipped = throttled((why) =>
+    log.info(`mcp http: skipped a connection that failed before it was accepted (${why})`)
+  );
   const accepting = (async () => {
     const logFailure = acceptFailureLog();
     let delay = ACCEPT_BACKOFF_MS.initial;
@@ -93,7 +109,13 @@ export async function listen(handler: ConnectionHandler, options: ListenOptions)
         conn = await listener.accept();
       } catch (error) {
         if (closed || error instanceof Deno.errors.BadResource) return;
-        // EMFILE/ENFILE (or a connection reset before it was accepted): the listener itself is fine.
+        if (!isResourceShortage(error)) {
+          // A connection reset or aborted while queued. Backing off here let anyone stall the port: each
+          // queued reset cost up to a second (100 of them: ~90 s before a client with the token was heard).
+          logSkipped((error as Error).message);
+          continue;
+        }
+        // EMFILE/ENFILE/ENOBUFS/ENOMEM: the listener itself is fine; wait for descriptors to come back.
         logFailure(error);
         await new Promise<void>((resolve) => {
           backoff.wake = resolve;

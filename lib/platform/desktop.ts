@@ -26,9 +26,17 @@ export function userConfigHome(os: OsName, env: Record<string, string | undefine
 
 /**
  * The argv that opens `url` in the default browser. On Windows, `rundll32 url.dll,FileProtocolHandler`
- * rather than `cmd /c start`: cmd would read the `&` of a query string as a command separator.
+ * rather than `cmd /c start`: cmd would read the `&` of a query string as a command separator. Throws for
+ * anything but http(s): each opener hands other schemes to their handlers (a file: link runs a planted
+ * .desktop or .url file).
  */
 export function openUrlArgv(os: OsName, url: string): string[] {
+  const scheme = URL.parse(url)?.protocol;
+  if (scheme !== "https:" && scheme !== "http:") {
+    throw new Error(
+      `Refused to open "${url}" in a browser: scheme "${scheme ?? "none"}" is not http: or https:`,
+    );
+  }
   if (os === "windows") return ["rundll32", "url.dll,FileProtocolHandler", url];
   if (os === "darwin") return ["open", url];
   return ["xdg-open", url];

@@ -7,7 +7,9 @@
  *   another start time means the number was reused: that group is not ours), and on Linux their members by
  *   session too;
  * - the listed orphans that are still the same process;
- * - every process whose environment matches the BRE given as `$1` (Linux /proc);
+ * - every process of ours (real and effective uid: the `Uid:` line of its status, not the owner of its
+ *   environ, which is root for a non-dumpable process) whose environment matches the BRE given as `$1`
+ *   (Linux /proc): another user can read that BRE in our argv and copy the marker;
  * - every descendant of all these: parent links still lead to them after the server's death.
  * Every pid is checked by its start time right before it is signalled. `q` ends it without killing.
  * @module
@@ -16,6 +18,13 @@
 /** The script; its one argument is the BRE of marker environment entries. */
 export const WATCHDOG_SCRIPT = `trap '' HUP INT
 marker=$1 groups=' ' roots=' ' victims=' '
+# me: our effective uid; mine: process $1's real and effective uid are both that.
+set -- $(grep -s '^Uid:' "/proc/$$/status")
+me=\${3:-none}
+mine() {
+  set -- $(grep -s '^Uid:' "/proc/$1/status")
+  [ "$2" = "$me" ] && [ "$3" = "$me" ]
+}
 # st: the start time of process $1 (field 22 of /proc/$1/stat); fails when there is no such process.
 started() {
   st=
@@ -51,7 +60,7 @@ SNAPSHOT
   for f in $(grep -lsz -e "$marker" /proc/[0-9]*/environ); do
     p=\${f#/proc/}
     p=\${p%/environ}
-    started "$p" && victims="$victims$p:$st "
+    mine "$p" && started "$p" && victims="$victims$p:$st "
   done
   more=1
   while [ $more = 1 ]; do

@@ -127,30 +127,53 @@ export async function findMarked(pids: readonly number[], entry: string, prefix 
   const pattern = prefix ? ["-lsz", "-e", `^${escapeRegExp(entry)}`] : ["-lsxzF", entry];
   const out = await run("grep", [...pattern, "--", ...files]);
   if (out === null) return [];
-  return [...out.matchAll(/\/proc\/(\d+)\/environ/g)].map((match) => Number(match[1]));
+  const found = [...out.matchAll(/\/proc\/(\d+)\/environ/g)].map((match) => Number(match[1]));
+  // Another user may copy a marker (the watchdog's argv shows its prefix): root must not kill for it.
+  const owned = await ownedPids(found);
+  return found.filter((pid) => owned.has(pid));
 }
 
 /**
- * Every process of ours (our uid) whose environment holds a `name=...` entry, with that entry's value (Linux
- * only, through /proc/<pid>/environ; [] elsewhere).
+ * Every process of ours (real and effective uid ours) whose environment holds a `name=...` entry, with that
+ * entry's value (Linux only, through /proc/<pid>/environ; [] elsewhere).
  */
 export async function readMarkers(name: string): Promise<{ pid: number; value: string }[]> {
   if (os !== "linux") return [];
   // -H: file name before each hit; -a: environ files are "binary"; -z: NUL-separated entries; -F: literally
-  // (the entry's start is checked below).
-  // Only processes of our own user: root can read everyone's environment, and another user's process may
-  // carry any marker it likes (test -O: owned by our effective uid).
-  const script =
-    'name=$0; set --; for f in /proc/[0-9]*/environ; do [ -O "$f" ] && set -- "$@" "$f"; done; ' +
-    '[ $# -gt 0 ] && exec grep -HaszF -e "$name=" "$@"';
-  const out = await run("sh", ["-c", script, name]);
+  // (the entry's start is checked below). Root reads everyone's; another user's are kept out next.
+  const out = await run("sh", ["-c", 'exec grep -HaszF -e "$0=" /proc/[0-9]*/environ', name]);
   if (!out) return [];
   const found: { pid: number; value: string }[] = [];
   for (const entry of out.split("\0")) {
     const match = /^\/proc\/(\d+)\/environ:([^=]*)=(.*)$/s.exec(entry);
     if (match && match[2] === name) found.push({ pid: Number(match[1]), value: match[3] });
   }
-  return found;
+  // Another user's process may carry any marker it likes: it is never ours to reap.
+  const owned = await ownedPids(found.map(({ pid }) => pid));
+  return found.filter(({ pid }) => owned.has(pid));
+}
+
+/**
+ * Those of `pids` whose real and effective uid are both ours (Linux: the `Uid:` line of /proc/<pid>/status;
+ * an empty set elsewhere). Not the owner of /proc/<pid>/environ: that is root for every non-dumpable process
+ * (prctl(PR_SET_DUMPABLE, 0), a setuid program), whoever runs it, so root would take any such one for its own.
+ */
+export async function ownedPids(pids: readonly number[]): Promise<Set<number>> {
+  const owned = new Set<number>();
+  if (pids.length === 0 || os !== "linux") return owned;
+  // grep reads /proc/self/status as itself, a process of our uid: that line says who "we" are.
+  const files = ["/proc/self/status", ...pids.map((pid) => `/proc/${pid}/status`)];
+  const out = await run("grep", ["-Hs", "^Uid:", "--", ...files]);
+  const uids = new Map<string, { real: string; effective: string }>();
+  for (const match of (out ?? "").matchAll(/^\/proc\/(self|\d+)\/status:Uid:\s+(\d+)\s+(\d+)/gm)) {
+    uids.set(match[1], { real: match[2], effective: match[3] });
+  }
+  const us = uids.get("self")?.effective;
+  for (const pid of pids) {
+    const them = uids.get(`${pid}`);
+    if (us !== undefined && them?.real === us && them.effective === us) owned.add(pid);
+  }
+  return owned;
 }
 
 function escapeRegExp(text: string): string {

@@ -92,8 +92,29 @@ export function renderFormatted(items: FormattedItem[], label: RunLabel): string
   }
   const unfinished = unfinishedHint(items.map((i) => i.outcome.skipped));
   if (unfinished) parts.push(`-- ${unfinished}`);
-  const hint = items.some((i) => i.name) ? "; files not written: pass write: true to save" : "";
-  return capText(`${parts.join("\n\n")}\n\n-- ${label}${hint}`, MAX_OUTPUT_CHARS);
+  return capText(`${parts.join("\n\n")}\n\n-- ${label}${saveHint(items)}`, MAX_OUTPUT_CHARS);
+}
+
+/**
+ * What write: true would do with these files, after the run label: offered only for files it would change; a
+ * file that did not parse or was not formatted would be left as is, and the hint says so rather than invite a
+ * write that saves nothing. Empty for inline SQL.
+ */
+function saveHint(items: FormattedItem[]): string {
+  const files = items.filter((i) => i.name);
+  if (!files.length) return "";
+  const left = ({ outcome }: FormattedItem) =>
+    outcome.skipped !== undefined || outcome.parseErrors.length > 0;
+  const stuck = files.filter(left);
+  const changed = files.filter((i) => !left(i) && i.outcome.formatted !== i.original);
+  const why = stuck.length === 1
+    ? `${stuck[0].name} ${stuck[0].outcome.skipped === undefined ? "does not parse" : "was not formatted"}`
+    : `${stuck.length} files were not formatted`;
+  if (!changed.length) return `; nothing to save: no file would change${stuck.length ? ` (${why})` : ""}`;
+  const save = changed.length === 1
+    ? `${changed[0].name} not written: pass write: true to save it`
+    : `${changed.length} formatted files not written: pass write: true to save them`;
+  return `; ${save}${stuck.length ? ` (${why} and would be left as is)` : ""}`;
 }
 
 /** The write summary: one line per file with what changed, plus notes. */

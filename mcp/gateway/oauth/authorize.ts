@@ -8,6 +8,7 @@
  * @module
  */
 import { Client, UnauthorizedError } from "../../../lib/mcp/sdk_client.ts";
+import { isLoopback } from "../../../lib/mcp/http_guard.ts";
 import { VERSION } from "../../../lib/version.ts";
 import { ConfigError } from "../config_fields.ts";
 import { listAllTools } from "../tool_list.ts";
@@ -56,6 +57,15 @@ export async function authorizeServer(options: AuthorizeOptions): Promise<Author
     interactive: {
       redirectUrl: listener.redirectUrl,
       open: async (url) => {
+        // The authorization server names this URL: it must not pick what the opener runs (a file: link to a
+        // planted .desktop or .url file, a custom protocol handler), nor send the login over plain http.
+        const refusal = authorizationUrlRefusal(url);
+        if (refusal) {
+          throw new Error(
+            `Refused to open the authorization URL of "${options.name}" (${spec.url}): ${refusal}; only ` +
+              "https:, or http: to this machine, is opened",
+          );
+        }
         options.say(`Open this URL to authorise "${options.name}" (trying your browser now):\n${url.href}`);
         await options.open(url).catch((error) =>
           options.say(
@@ -102,6 +112,13 @@ export async function authorizeServer(options: AuthorizeOptions): Promise<Author
   // What an earlier gateway kept for this URL (for whichever entry was authorised last) is replaced now.
   await new TokenStore(options.tokenDir).removeLegacy(spec.url);
   return { authorised: true, tools };
+}
+
+/** Why `url` may not be opened in a browser, or undefined when it may: https, or http to a loopback host. */
+export function authorizationUrlRefusal(url: URL): string | undefined {
+  if (url.protocol === "https:") return undefined;
+  if (url.protocol !== "http:") return `its scheme "${url.protocol}" is not a web address`;
+  return isLoopback(url.hostname) ? undefined : `it sends the login over http: to "${url.hostname}"`;
 }
 
 /** The tool count when the server lets us in; the refusal when it asked for authorisation. */

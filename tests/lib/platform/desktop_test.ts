@@ -22,3 +22,15 @@ Deno.test("opening a URL: one argv per OS, the URL one argument whatever it hold
   assert.deepEqual(openUrlArgv("darwin", url), ["open", url]);
   assert.deepEqual(openUrlArgv("windows", url), ["rundll32", "url.dll,FileProtocolHandler", url]);
 });
+
+Deno.test("opening a URL: anything but http(s) is refused on every OS (a file: link runs a planted file)", () => {
+  for (const os of ["linux", "darwin", "windows"] as const) {
+    assert.equal(openUrlArgv(os, "http://127.0.0.1:9/a").at(-1), "http://127.0.0.1:9/a");
+    for (const url of ["file:///tmp/x.desktop", "smb://host/share", "ms-settings:privacy", "not a url"]) {
+      assert.throws(
+        () => openUrlArgv(os, url),
+        /Refused to open .* in a browser: scheme "[^"]+" is not http: or https:/,
+      );
+    }
+  }
+});

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { isWindows, os, processRules } from "../../../lib/platform/mod.ts";
 import { GroupWatchdog } from "../../../lib/process/watchdog.ts";
 import { isAlive, reap, waitFor } from "../../mcp/shell/processes.ts";
+import { environOwner, nobodySleeper } from "../../_support/foreign_process.ts";
 
 function sleeper(env: Record<string, string> = {}): Deno.ChildProcess {
   return new Deno.Command("sleep", { args: ["300"], env, detached: true, stdout: "null", stderr: "null" })
@@ -130,6 +131,33 @@ Deno.test({
       assert.match(text, /^survived$/m, text);
     } finally {
       await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "at EOF the watchdog (root) leaves another user's marked processes alone, non-dumpable ones too",
+  ignore: os !== "linux" || Deno.uid() !== 0,
+  fn: async () => {
+    // The marker pattern is in the watchdog's argv, which every user can read (ps).
+    const mark = { WATCHDOG_TEST_MARK: "b.1" };
+    const theirs = await nobodySleeper(mark);
+    const hidden = await nobodySleeper(mark, { nonDumpable: true });
+    const ours = sleeper(mark);
+    const children = [theirs, hidden, ours];
+    const argv = processRules.watchdogArgv("^WATCHDOG_TEST_MARK=b\\.")!;
+    const watchdog = new Deno.Command(argv[0], { args: argv.slice(1), stdin: "piped", detached: true })
+      .spawn();
+    try {
+      assert.equal(await environOwner(hidden.pid), 0, "the attack needs an environ file owned by root");
+      await watchdog.stdin.close();
+      assert.equal((await watchdog.status).code, 0);
+      await waitFor("our marked process to die", async () => !await isAlive(ours.pid));
+      assert.equal(await isAlive(theirs.pid), true, "another user's process was killed");
+      assert.equal(await isAlive(hidden.pid), true, "another user's non-dumpable process was killed");
+    } finally {
+      reap(children.map((child) => child.pid));
+      await Promise.all(children.map((child) => child.status));
     }
   },
 });

@@ -37,7 +37,9 @@ for (const { kind, found, config: configName, parseError } of BACKENDS) {
       );
       assert.match(
         text,
-        new RegExp(`\\n-- ${kind} [\\d.]+, config: house style, dialect snowflake; files not written`),
+        new RegExp(
+          `\\n-- ${kind} [\\d.]+, config: house style, dialect snowflake; 2 formatted files not written: pass write: true to save them$`,
+        ),
       );
       assert.equal(await Deno.readTextFile(ws.join("q/messy.sql")), MESSY, "not written without write: true");
     },
@@ -89,6 +91,35 @@ for (const { kind, found, config: configName, parseError } of BACKENDS) {
       const names = [];
       for await (const entry of Deno.readDir(ws.path)) names.push(entry.name);
       assert.deepEqual(names.sort(), ["a.sql", "bad.sql", "crlf.sql", "ok.sql"], "no temp file left behind");
+    },
+  });
+
+  Deno.test({
+    name: `${kind}: without write, the hint offers saving only the files write: true would change`,
+    ignore,
+    async fn() {
+      await using ws = await tempWorkspace({
+        "bad.sql": BAD,
+        "ok.sql": "select 1\n",
+        "a.sql": "SELECT A FROM T\n",
+      });
+      await using c = await connect(sqlServer(ws.path, { kind }));
+      // Seen in the attack: a file that does not parse was followed by "pass write: true to save".
+      const bad = await c.text("sql_format", { path: "bad.sql" });
+      assert.match(bad, /; nothing to save: no file would change \(bad\.sql does not parse\)$/, bad);
+      assert.doesNotMatch(bad, /write: true/);
+      const unchanged = await c.text("sql_format", { paths: ["bad.sql", "ok.sql"] });
+      assert.match(
+        unchanged,
+        /; nothing to save: no file would change \(bad\.sql does not parse\)$/,
+        unchanged,
+      );
+      const mixed = await c.text("sql_format", { paths: ["a.sql", "bad.sql", "ok.sql"] });
+      assert.match(
+        mixed,
+        /; a\.sql not written: pass write: true to save it \(bad\.sql does not parse and would be left as is\)$/,
+        mixed,
+      );
     },
   });
 

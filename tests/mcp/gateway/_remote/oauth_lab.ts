@@ -62,6 +62,8 @@ export interface LabOptions {
   rejectVerifier?: boolean;
   /** The MCP server refuses every token, even one just issued (a misconfigured audience). */
   refuseTokens?: boolean;
+  /** The metadata's authorization_endpoint instead of the lab's own (a hostile server's `file:///…`, say). */
+  authorizationEndpoint?: string;
 }
 
 /** Starts both servers. */
@@ -111,7 +113,7 @@ export function startOAuthLab(options: LabOptions = {}): OAuthLab {
       if (url.pathname === "/.well-known/oauth-authorization-server") {
         return Response.json({
           issuer,
-          authorization_endpoint: `${issuer}/authorize`,
+          authorization_endpoint: options.authorizationEndpoint ?? `${issuer}/authorize`,
           token_endpoint: `${issuer}/token`,
           ...(options.registration === false ? {} : { registration_endpoint: `${issuer}/register` }),
           response_types_supported: ["code"],
