@@ -13,6 +13,7 @@ import { fromPathForm } from "./path_forms.ts";
 import { isPathError, pathError, quotablePath } from "./path_error.ts";
 import { noRootError, type RefusedRoot, rootPaths, screenRoots } from "./broad_roots.ts";
 import { homeFolders } from "./homes.ts";
+import { type Patience, waitAtMost } from "./patience.ts";
 
 /** Where the workspace roots came from. */
 export type RootSource = "env" | "roots" | "cwd";
@@ -38,6 +39,8 @@ export class Workspace {
   #cwd: string;
   #homes: readonly string[];
   #pending: Promise<void> = Promise.resolve();
+  /** Counts the client's roots asked for: only the answer to the latest question is adopted. */
+  #asked = 0;
 
   constructor(options: WorkspaceOptions) {
     this.#homes = options.homes ??
@@ -92,23 +95,31 @@ export class Workspace {
   /**
    * Adopts the client's roots (file URIs), unless `MCP_WORKSPACE` set them; `fetchRoots` runs now and
    * every path resolution waits for it, so no tool sees the cwd while the client's roots are on their way.
+   * With `patience`, resolutions wait at most that long and go on in the roots we had; an answer that
+   * lands later is still adopted, unless the client was asked again since.
    */
-  adoptClientRoots(fetchRoots: () => Promise<string[]>): Promise<void> {
+  adoptClientRoots(fetchRoots: () => Promise<string[]>, patience?: Patience): Promise<void> {
     if (this.#source === "env") return Promise.resolve();
-    this.#pending = fetchRoots().then((uris) => {
-      const { paths, refused: unusable } = rootPaths(uris, "the client's roots");
-      const roots = paths.map(canonical);
-      // Roots the client declared but all refused leave none: the cwd is not what the client asked for.
-      const { kept, refused } = uris.length
-        ? screenRoots(roots, this.#homes, "the client's roots")
-        : this.#cwdRoots();
-      this.#roots = kept;
-      this.#refused = [...unusable, ...refused];
-      this.#source = uris.length ? "roots" : "cwd";
+    const question = ++this.#asked;
+    const fetched = fetchRoots().then((uris) => {
+      if (question === this.#asked) this.#adopt(uris);
     }, () => {
       // A client that fails roots/list keeps the roots we had.
     });
+    this.#pending = patience ? waitAtMost(fetched, patience) : fetched;
     return this.#pending;
+  }
+
+  #adopt(uris: string[]): void {
+    const { paths, refused: unusable } = rootPaths(uris, "the client's roots");
+    const roots = paths.map(canonical);
+    // Roots the client declared but all refused leave none: the cwd is not what the client asked for.
+    const { kept, refused } = uris.length
+      ? screenRoots(roots, this.#homes, "the client's roots")
+      : this.#cwdRoots();
+    this.#roots = kept;
+    this.#refused = [...unusable, ...refused];
+    this.#source = uris.length ? "roots" : "cwd";
   }
 
   /** Waits for client roots being fetched, if any. */

@@ -4,6 +4,7 @@ import { ToolError } from "../../../lib/mcp/errors.ts";
 import { Workspace } from "../../../lib/workspace/workspace.ts";
 import { platform } from "../../../lib/platform/mod.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
+import { waitFor } from "../../_support/poll.ts";
 import { isWindows } from "../../../lib/platform/mod.ts";
 
 async function refused(ws: Workspace, path: string, code = "outside_workspace"): Promise<void> {
@@ -131,6 +132,33 @@ Deno.test("client roots replace the cwd; resolution waits for them; env roots ar
   const pinned = new Workspace({ cwd: tmp.path, workspaceEnv: tmp.join("cwd") });
   await pinned.adoptClientRoots(() => Promise.resolve([pathToFileURL(tmp.join("client")).href]));
   assert.deepEqual(pinned.roots, [tmp.join("cwd")]);
+});
+
+Deno.test("roots slower than the patience: resolution goes on in the cwd, a late answer is adopted, a stale one not", async () => {
+  await using tmp = await tempWorkspace({ "cwd/x.txt": "", "late/x.txt": "", "stale/x.txt": "" });
+  const ws = new Workspace({ cwd: tmp.join("cwd") });
+  const answers: ((uris: string[]) => void)[] = [];
+  const ask = () => new Promise<string[]>((resolve) => answers.push(resolve));
+  let timeouts = 0;
+  const patience = { ms: 0, onTimeout: () => timeouts++ };
+
+  ws.adoptClientRoots(ask, patience);
+  assert.equal(await ws.resolveInside("x.txt"), tmp.join("cwd", "x.txt"));
+  assert.equal(timeouts, 1);
+  answers[0]([pathToFileURL(tmp.join("late")).href]);
+  await waitFor("the late roots adopted", () => ws.source === "roots");
+  assert.equal(await ws.resolveInside("x.txt"), tmp.join("late", "x.txt"));
+
+  // Asked twice, the first answer landing last: the second question's answer stands.
+  ws.adoptClientRoots(ask, patience);
+  ws.adoptClientRoots(ask, patience);
+  await ws.ready();
+  answers[2]([pathToFileURL(tmp.join("cwd")).href]);
+  await waitFor("the newest roots adopted", () => ws.roots[0] === tmp.join("cwd"));
+  answers[1]([pathToFileURL(tmp.join("stale")).href]);
+  // Its handler runs in a microtask: past one macrotask turn it has run, adopting or not.
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.deepEqual(ws.roots, [tmp.join("cwd")]);
 });
 
 Deno.test("a file:// URL resolves like the path it names, inside or outside the workspace", async () => {
