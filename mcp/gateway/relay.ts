@@ -11,6 +11,7 @@ import {
   SetLevelRequestSchema,
 } from "../../lib/mcp/sdk.ts";
 import { log } from "../../lib/log.ts";
+import { ROOTS_PATIENCE_MS } from "../../lib/mcp/server_binding.ts";
 import { AskQueue } from "./ask_queue.ts";
 import { supportsFormElicitation } from "./capabilities.ts";
 import { CALL_CEILING_MS, type Downstreams } from "./downstream.ts";
@@ -44,13 +45,25 @@ export function relayUpstream(
   });
   relayLogs(downstreams, handle);
   const fallback: Root[] = workspaceRoots.map((path) => ({ uri: pathToFileURL(path).href }));
+  // A client that declares roots but never answers would hold each downstream question for the SDK's
+  // 60 s: ask with the servers' short patience, answer with the workspace, and say so once.
+  let silenceLogged = false;
   downstreams.clientSide.answerRoots(async () => {
     await initialized.promise;
     if (!server.getClientCapabilities()?.roots) return fallback;
     try {
-      return (await server.listRoots()).roots;
+      return (await server.listRoots(undefined, { timeout: ROOTS_PATIENCE_MS })).roots;
     } catch (error) {
-      log.error("gateway: cannot list the client's roots; answering with the workspace", error);
+      if (!(error instanceof McpError && error.code === ErrorCode.RequestTimeout)) {
+        log.error("gateway: cannot list the client's roots; answering with the workspace", error);
+      } else if (!silenceLogged) {
+        silenceLogged = true;
+        log.info(
+          `gateway: the client declared roots but did not answer roots/list within ${
+            ROOTS_PATIENCE_MS / 1000
+          } s; downstream servers get the workspace (${workspaceRoots.join(", ") || "none"}) instead`,
+        );
+      }
       return fallback;
     }
   });

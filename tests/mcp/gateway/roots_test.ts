@@ -12,6 +12,7 @@ import { frontDownstreams } from "../../../mcp/gateway/boot.ts";
 import { Downstreams } from "../../../mcp/gateway/downstream.ts";
 import { connect, textOf } from "../../_support/connect.ts";
 import { spawnStdio } from "../../_support/stdio.ts";
+import { HANG_GUARD_MS, spawnSilentRoots } from "../../_support/silent_roots.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
 import { scriptServer } from "./_config.ts";
 
@@ -64,4 +65,31 @@ Deno.test("roots: the spawned gateway offers its MCP_WORKSPACE, and never a root
   assert.equal(await rootsSeen(project.path, project.path), pathToFileURL(real).href);
   // The whole file system is refused by lib/workspace: the downstream gets no root, not "/".
   assert.equal(await rootsSeen(os === "windows" ? "C:\\" : "/", project.path), "");
+});
+
+Deno.test("roots: a client that declares roots and never answers gets downstream servers the workspace, logged once", async () => {
+  await using project = await tempWorkspace();
+  const chatty = scriptServer("chatty", "chatty.ts");
+  if (chatty.transport.kind !== "stdio") throw new Error("a stdio entry");
+  const config = project.join("gateway.jsonc");
+  const { command, args } = chatty.transport;
+  await Deno.writeTextFile(config, JSON.stringify({ mcpServers: { chatty: { command, args } } }));
+  await using gateway = await spawnSilentRoots("gateway", {
+    cwd: project.path,
+    env: { MCP_GATEWAY_CONFIG: config, MCP_WORKSPACE: project.path },
+  });
+  const roots = async () =>
+    textOf(
+      await gateway.client.callTool(
+        { name: "gateway_call", arguments: { name: "chatty__roots", arguments: {} } },
+        undefined,
+        { timeout: HANG_GUARD_MS },
+      ) as CallToolResult,
+    );
+  const workspace = pathToFileURL(await Deno.realPath(project.path)).href;
+  assert.equal(await roots(), workspace);
+  assert.equal(await roots(), workspace);
+  assert.equal(gateway.asked(), 2, "each downstream roots/list is asked upstream");
+  const log = await gateway.closeAndReadStderr();
+  assert.equal(log.match(/did not answer roots\/list/g)?.length, 1, `stderr:\n${log}`);
 });
