@@ -37,6 +37,8 @@ Deno.test("claude + shell: shell_run runs the command in the workspace", async (
   assert.match(result, /^exit 0/);
   assert.match(result, /sum=42/);
   assert.match(result, /shell-e2e-file/);
+  // The job ran in the bubblewrap sandbox (the default), under Claude Code and strace -f alike.
+  assert.match(result, /\[sandbox on: writes only in the workspace/);
 });
 
 Deno.test("claude + search: search_grep finds the one matching line", async () => {
