@@ -130,7 +130,7 @@ const DROPPED = /^(ANTHROPIC_|CLAUDE|MCP_|XDG_|HTTPS?_PROXY$|NO_PROXY$)/i;
 /**
  * The environment of a sealed run: a throwaway HOME (no user settings, login or sessions), Claude Code's
  * temp and runtime folders inside it, its non-essential traffic (update checks, telemetry, error reports)
- * off, a dummy API key for the fake API, Deno's real cache (the servers must not re-download) and no
+ * off, every MCP server connected before the first request, a dummy API key for the fake API, Deno's real cache (the servers must not re-download) and no
  * Deno update check.
  */
 export async function sealedEnv(user: ClaudeHome, apiBase?: string): Promise<Record<string, string>> {
@@ -143,6 +143,11 @@ export async function sealedEnv(user: ClaudeHome, apiBase?: string): Promise<Rec
     CLAUDE_CODE_TMPDIR: user.tmp,
     TMPDIR: user.tmp,
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    // `claude -p` waits only ~2.5 s for MCP servers (3 connecting at a time) before its first request; a
+    // server connected later joins mid-run, so under load the first tools[] missed servers. This makes it
+    // wait until every server is connected (60 s at most: a hang guard). Seen in 2.1.332's debug log
+    // ("[engine] turn 1 start"); not in Claude Code's public docs (MCP_TIMEOUT does not do it).
+    CLAUDE_CODE_MCP_STARTUP_WAIT_MS: "60000",
     DENO_NO_UPDATE_CHECK: "1",
     DENO_DIR: await denoDir(),
     NO_COLOR: "1",
