@@ -142,8 +142,11 @@ Deno.test({
 });
 
 Deno.test({
-  name: "stdio: a SIGKILL mid in-place write of a hard-linked file, then both names deleted: the next edit " +
-    "server to start removes the 120 MB journal and says so in one log line",
+  // Any edit server's start or write sweeps the shared lock folder, so under a parallel test run another
+  // test's server may drop this journal first: the test asserts that it goes, not who logs it (the one log
+  // line is asserted in tests/lib/fs/journal_sweep_test.ts, over a private lock folder).
+  name: "stdio: a SIGKILL mid in-place write of a hard-linked file, then both names deleted: the 120 MB " +
+    "journal is gone once the next edit server has started and written",
   ignore: isWindows,
   async fn() {
     const old = bigText();
@@ -167,15 +170,7 @@ Deno.test({
     await Deno.remove(ws.join("big.txt"));
     await Deno.remove(ws.join("twin.txt"));
     await using restarted = await spawnStdio("edit", { cwd: ws.path });
-    let logged = "";
-    restarted.transport.stderr!.on("data", (chunk: Uint8Array) => logged += new TextDecoder().decode(chunk));
     await edit(restarted, "small.txt", "small", "smaller");
     await waitFor("the restarted server to remove the journal", async () => !await exists(), 60_000);
-    const name = ws.join("big.txt").replaceAll(/[.*+?^${}()|[\]\\]/g, "\\$&");
-    await waitFor("its log line", () => Promise.resolve(logged.includes("dropped the journal")), 10_000);
-    assert.match(
-      logged,
-      new RegExp(`dropped the journal of an interrupted write of "${name}": the file is gone`),
-    );
   },
 });
