@@ -13,6 +13,10 @@ Deno.test("the timeout scales with the input unless SQL_MCP_TIMEOUT_MS fixes it"
   // 200 small models of ~556 bytes: far more than the old flat 30 s, but capped.
   assert.equal(scaledTimeoutMs("lint", 200 * 556, 200), 267_188);
   assert.equal(scaledTimeoutMs("format", 200 * 556, 200), MAX_TIMEOUT_MS);
+  // sqruff is ~40× faster: 200 small models fit in an MCP client's usual 60 s request timeout.
+  assert.equal(scaledTimeoutMs("lint", 200 * 111, 200, "sqruff"), 19_420);
+  assert.equal(scaledTimeoutMs("format", 200 * 111, 200, "sqruff"), 35_680);
+  assert.equal(scaledTimeoutMs("format", 1_000_000, 1, "sqruff"), MAX_TIMEOUT_MS);
 });
 
 Deno.test("failureCause: a Python traceback is reduced to its exception line; other text stays", () => {
