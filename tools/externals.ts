@@ -22,9 +22,37 @@ export async function findExternals(): Promise<External[]> {
       required: true,
       detail: rg ? `${rg.version} (${rg.source}) ${rg.path}` : `not found: ${RIPGREP_HINT}`,
     },
+    await sqruff(),
     await sqlBackend(),
   ];
 }
+
+/**
+ * sqruff, the sql server's primary engine: which one, where it was found (SQRUFF_PATH, beside the servers as
+ * the release archives ship it, PATH) and its version, with a warning when it is too old to be isolated.
+ */
+export async function sqruff(
+  env: Record<string, string | undefined> = Deno.env.toObject(),
+): Promise<External> {
+  const base = { name: "sqruff", required: false };
+  try {
+    const found = await findBackend({ ...env, SQL_MCP_BACKEND: "sqruff" });
+    if (!found) {
+      return { ...base, found: false, detail: `not found (sql-mcp falls back to sqlfluff): ${SQRUFF_HINT}` };
+    }
+    const where = `${found.version} (${found.source === "beside" ? "bundled" : found.source}) ${found.path}`;
+    const isolated = found.flags?.includes("--ignore-local-config");
+    return isolated ? { ...base, found: true, detail: where } : {
+      ...base,
+      found: false,
+      detail: `${where}: too old, has no --ignore-local-config; use 0.44 or later`,
+    };
+  } catch (error) {
+    return { ...base, found: false, detail: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+const SQRUFF_HINT = "`pip install sqruff`, `cargo install sqruff`, or SQRUFF_PATH";
 
 /** sqruff or sqlfluff, as the sql server would pick it; optional: without one only sql-mcp is limited. */
 async function sqlBackend(): Promise<External> {
@@ -32,7 +60,12 @@ async function sqlBackend(): Promise<External> {
   try {
     const backend = await findBackend(Deno.env.toObject());
     if (backend) {
-      return { ...base, found: true, detail: `${backend.kind} ${backend.version} ${backend.path}` };
+      const source = backend.source === "beside" ? "bundled" : backend.source;
+      return {
+        ...base,
+        found: true,
+        detail: `${backend.kind} ${backend.version} (${source}) ${backend.path}`,
+      };
     }
     return { ...base, found: false, detail: `none found: ${INSTALL_HINT}` };
   } catch (error) {
