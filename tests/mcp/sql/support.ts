@@ -2,8 +2,8 @@
  * Shared fixtures of the sql server tests: the real backends and a server over a temp workspace. The suite
  * runs once per backend found: sqruff (primary), a current sqlfluff (fallback) and sqlfluff 1.x (Debian's).
  * `.ci/run` installs the first two from PyPI into `.ci/.venv-sql/` and Debian's with apt; `SQRUFF_PATH` /
- * `SQLFLUFF_PATH` (the server's own variables) point the tests at other builds. Under `CI=true` a missing
- * backend fails `backends_test.ts` instead of being ignored.
+ * `SQLFLUFF_PATH` (the server's own variables) point the tests at other builds. A backend named in
+ * `SQL_MCP_TEST_BACKENDS` that is missing fails `ci_backends_test.ts` instead of being ignored.
  */
 import { fileURLToPath } from "node:url";
 import { createServer } from "../../../mcp/sql/server.ts";
