@@ -1,6 +1,6 @@
 /** External programs the servers use, as doctor reports them. */
 import { locateRipgrep, RIPGREP_HINT } from "../lib/ripgrep/locate.ts";
-import { findBackend, INSTALL_HINT } from "../mcp/sql/backend.ts";
+import { findBackend, INSTALL_HINT, ISOLATION_FLAGS } from "../mcp/sql/backend.ts";
 
 /** One external program and whether it was found. */
 export interface External {
@@ -29,7 +29,7 @@ export async function findExternals(): Promise<External[]> {
 
 /**
  * sqruff, the sql server's primary engine: which one, where it was found (SQRUFF_PATH, beside the servers as
- * the release archives ship it, PATH) and its version, with a warning when it is too old to be isolated.
+ * the release archives ship it, PATH) and its version, with a warning when it lacks the flags that isolate it.
  */
 export async function sqruff(
   env: Record<string, string | undefined> = Deno.env.toObject(),
@@ -41,11 +41,16 @@ export async function sqruff(
       return { ...base, found: false, detail: `not found (sql-mcp falls back to sqlfluff): ${SQRUFF_HINT}` };
     }
     const where = `${found.version} (${found.source === "beside" ? "bundled" : found.source}) ${found.path}`;
-    const isolated = found.flags?.includes("--ignore-local-config");
-    return isolated ? { ...base, found: true, detail: where } : {
+    // From 0.44 on sqruff reads parent folders' configs unless --ignore-local-config; before 0.40 it has no
+    // --library-path none to keep jinja libraries out (mcp/sql/backend.ts, ISOLATION_FLAGS).
+    const minor = Number(found.version.split(".")[1] ?? 0);
+    const needed = found.major > 0 || minor >= 44 ? ISOLATION_FLAGS : ["--library-path"];
+    const missing = needed.filter((flag) => !found.flags?.includes(flag));
+    if (missing.length === 0) return { ...base, found: true, detail: where };
+    return {
       ...base,
       found: false,
-      detail: `${where}: too old, has no --ignore-local-config; use 0.44 or later`,
+      detail: `${where}: has no ${missing.join(", ")}, so it cannot be isolated; use 0.44`,
     };
   } catch (error) {
     return { ...base, found: false, detail: error instanceof Error ? error.message : String(error) };
