@@ -2,17 +2,17 @@
  * Time per sql_format / sql_lint call, against the bare backend CLI measured in the same run.
  * `deno run -A bench/sql.ts [runs] [only]` prints a markdown table (medians); `only` keeps the cases whose
  * name contains it (`deno run -A bench/sql.ts 1 200` runs just the 200-file batch). Uses the backend the
- * server would pick (sqruff, else sqlfluff).
+ * tests would pick first (sqruff, else sqlfluff; `.ci/.venv-sql/`, `SQRUFF_PATH`, `SQLFLUFF_PATH`, PATH);
+ * `bench/sql_engines.ts` compares the backends.
  * @module
  */
 // deno-lint-ignore-file no-console -- a script whose output is the report.
 import { join } from "node:path";
 import { createServer } from "../mcp/sql/server.ts";
-import { findBackend } from "../mcp/sql/backend.ts";
 import { formatRules, houseConfigFile, setCoreValue } from "../mcp/sql/config.ts";
 import { Workspace } from "../lib/workspace/workspace.ts";
 import { connect } from "../tests/_support/connect.ts";
-import { MESSY } from "../tests/mcp/sql/support.ts";
+import { backendEnv, MESSY, SQLFLUFF, SQLFLUFF_1, SQRUFF } from "../tests/mcp/sql/support.ts";
 
 const RUNS = Number(Deno.args[0] ?? 3);
 const ONLY = Deno.args[1];
@@ -21,9 +21,9 @@ const BATCH = 10;
 const MODELS = 200;
 const model = (i: number) =>
   `SELECT Order_ID, Customer_Id, SUM(Amount) AS Total\nFROM Analytics.Orders_${i}\nWHERE Status = 'OPEN'\nGROUP BY 1, 2\n`;
-const env = Deno.env.toObject();
-const backend = await findBackend(env);
-if (!backend) throw new Error("No sqruff or sqlfluff on PATH");
+const backend = SQRUFF ?? SQLFLUFF ?? SQLFLUFF_1;
+if (!backend) throw new Error("No sqruff or sqlfluff: run .ci/run, or set SQRUFF_PATH / SQLFLUFF_PATH");
+const env = { ...Deno.env.toObject(), ...backendEnv(backend) };
 
 const dir = await Deno.makeTempDir({ prefix: "sql-bench-" });
 const files = Array.from({ length: BATCH }, (_, i) => `q${i}.sql`);

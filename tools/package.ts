@@ -1,10 +1,11 @@
 /**
  * Release archives, one per target, built the same way on every runner and in the installer tests:
  *
- * - `package.ts stage --target T --out DIR [--rg FILE] [--deno-run]`: DIR/continue-mcp/ holding `bin/` (every
- *   `<name>-mcp`, compiled for T, plus ripgrep as `continue-mcp-rg`, which servers find beside their real
- *   path) and `continue/` (the Continue block
- *   files and rules). `--deno-run` writes `deno run` wrapper scripts instead of compiling (tests, where
+ * - `package.ts stage --target T --out DIR [--rg FILE] [--sqruff FILE] [--deno-run]`: DIR/continue-mcp/
+ *   holding `bin/` (every `<name>-mcp`, compiled for T, plus ripgrep as `continue-mcp-rg` and sqruff as
+ *   `continue-mcp-sqruff` (built by tools/sqruff_build.ts), which servers find beside their real path),
+ *   `continue/` (the Continue block files and rules) and `bundled.json` (each bundled tool's source,
+ *   version and sha256). `--deno-run` writes `deno run` wrapper scripts instead of compiling (tests, where
  *   `deno compile` cannot download its runtime).
  * - `package.ts archive --stage DIR --target T --out OUT`: OUT/continue-mcp-T.tar.gz (.zip for Windows),
  *   version-free so `releases/latest/download/…` URLs are scriptable.
@@ -16,6 +17,7 @@ import { listServers, REPO_ROOT } from "./catalog.ts";
 import { compileServer } from "./compile.ts";
 import { blockYaml } from "./blocks.ts";
 import { bundledPath } from "../lib/ripgrep/locate.ts";
+import { readSqruffPin, sha256Hex } from "./sqruff_build.ts";
 
 /** The folder every archive unpacks to. */
 export const ARCHIVE_ROOT = "continue-mcp";
@@ -34,8 +36,14 @@ export async function stageRelease(options: {
   target: string;
   out: string;
   rg?: string;
+  /** The standalone sqruff for the target; required unless `denoRun` (tests). */
+  sqruff?: string;
   denoRun?: boolean;
 }): Promise<string> {
+  // Every release archive carries sqruff, so sql-mcp needs nothing installed; checked before compiling.
+  if (!options.sqruff && !options.denoRun) {
+    throw new Error("No sqruff for the archive: pass --sqruff FILE (tools/sqruff_build.ts builds it)");
+  }
   const root = join(options.out, ARCHIVE_ROOT);
   const bin = join(root, "bin");
   const blocks = join(root, "continue", "mcpServers");
@@ -61,11 +69,39 @@ export async function stageRelease(options: {
   if (!rg) {
     throw new Error(`No ripgrep for ${options.target} on this ${Deno.build.target} host: pass --rg FILE`);
   }
-  const rgTarget = join(bin, `continue-mcp-rg${exe}`);
-  await Deno.copyFile(rg, rgTarget);
-  await Deno.chmod(rgTarget, 0o755).catch(() => {});
+  const bundled: Record<string, BundledTool> = {};
+  bundled.ripgrep = await bundle(rg, join(bin, `continue-mcp-rg${exe}`), { source: "npm:@vscode/ripgrep" });
+  if (options.sqruff) {
+    const pin = await readSqruffPin();
+    bundled.sqruff = await bundle(options.sqruff, join(bin, `continue-mcp-sqruff${exe}`), {
+      version: pin.version,
+      source: `${pin.crate} (sha256 ${pin.sha256}), cargo build --release --locked, default features`,
+    });
+  }
+  await Deno.writeTextFile(join(root, "bundled.json"), `${JSON.stringify(bundled, null, 2)}\n`);
   await copyFolder(join(REPO_ROOT, "continue", "rules"), join(root, "continue", "rules"));
   return root;
+}
+
+/** A third-party executable in the archive, as `bundled.json` lists it. */
+export interface BundledTool {
+  /** Path inside the archive's root folder. */
+  file: string;
+  version?: string;
+  source: string;
+  sha256: string;
+}
+
+/** Copies `from` to `to` as an executable and describes it for `bundled.json`. */
+async function bundle(
+  from: string,
+  to: string,
+  about: { version?: string; source: string },
+): Promise<BundledTool> {
+  await Deno.copyFile(from, to);
+  await Deno.chmod(to, 0o755).catch(() => {});
+  const file = `bin/${basename(to)}`;
+  return { file, ...about, sha256: await sha256Hex(await Deno.readFile(to)) };
 }
 
 /** A POSIX script standing in for a compiled server: absolute deno, pinned cache, declared permissions. */
@@ -142,15 +178,24 @@ if (import.meta.main) {
   const positional: string[] = [];
   for (let i = 0; i < rest.length; i++) {
     if (rest[i] === "--deno-run") switches.add(rest[i]);
-    else if (["--target", "--out", "--rg", "--stage"].includes(rest[i])) flags.set(rest[i], rest[++i]);
-    else if (rest[i].startsWith("--")) throw new Error(`Unknown flag "${rest[i]}"`);
+    else if (["--target", "--out", "--rg", "--sqruff", "--stage"].includes(rest[i])) {
+      flags.set(rest[i], rest[++i]);
+    } else if (rest[i].startsWith("--")) throw new Error(`Unknown flag "${rest[i]}"`);
     else positional.push(rest[i]);
   }
   const target = flags.get("--target") ?? Deno.build.target;
   const out = flags.get("--out") ?? join(REPO_ROOT, "dist");
   const say = (line: string) => Deno.stdout.writeSync(new TextEncoder().encode(`${line}\n`));
   if (command === "stage") {
-    say(await stageRelease({ target, out, rg: flags.get("--rg"), denoRun: switches.has("--deno-run") }));
+    say(
+      await stageRelease({
+        target,
+        out,
+        rg: flags.get("--rg"),
+        sqruff: flags.get("--sqruff"),
+        denoRun: switches.has("--deno-run"),
+      }),
+    );
   } else if (command === "archive") {
     say(await archiveRelease({ stage: flags.get("--stage") ?? out, target, out }));
   } else if (command === "checksums" && positional.length === 1) {

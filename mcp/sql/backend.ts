@@ -1,9 +1,11 @@
 /**
  * Finds the SQL backend: sqruff (Rust, fast) when installed, else sqlfluff (Python, ~1 s per statement).
- * Order: `SQL_MCP_BACKEND` narrows the kind; `SQRUFF_PATH` / `SQLFLUFF_PATH` beat a PATH lookup.
+ * Order: `SQL_MCP_BACKEND` narrows the kind; `SQRUFF_PATH` / `SQLFLUFF_PATH`, then the sqruff the release
+ * archives ship beside the servers (`continue-mcp-sqruff`), then PATH.
  * @module
  */
 import { platform } from "../../lib/platform/mod.ts";
+import { executableFolders } from "../../lib/ripgrep/locate.ts";
 
 /** Which CLI formats and lints. */
 export type BackendKind = "sqruff" | "sqlfluff";
@@ -13,6 +15,8 @@ export interface Backend {
   kind: BackendKind;
   /** Absolute path of the executable. */
   path: string;
+  /** Where it was found: its variable, beside the server's executable (a release archive), or PATH. */
+  source?: BackendSource;
   /** `0.40.0`, `1.4.5`. */
   version: string;
   /** Major version: sqlfluff 1.x needs the old rule codes. */
@@ -32,16 +36,25 @@ export interface Backend {
  */
 export const ISOLATION_FLAGS: readonly string[] = ["--ignore-local-config", "--library-path"];
 
+/** Where a backend was found. */
+export type BackendSource = "SQRUFF_PATH" | "SQLFLUFF_PATH" | "beside" | "PATH";
+
+/** File name of the sqruff the release archives put beside the servers (next to `continue-mcp-rg`). */
+export const BESIDE_SQRUFF = `continue-mcp-sqruff${platform.exeSuffix}`;
+
 /** The environment variables discovery reads (`PATH`, `SQL_MCP_BACKEND`, `SQRUFF_PATH`, `SQLFLUFF_PATH`). */
 export type BackendEnv = Record<string, string | undefined>;
 
 const KINDS: readonly BackendKind[] = ["sqruff", "sqlfluff"];
-const PATH_VARIABLE: Record<BackendKind, string> = { sqruff: "SQRUFF_PATH", sqlfluff: "SQLFLUFF_PATH" };
+const PATH_VARIABLE: Record<BackendKind, "SQRUFF_PATH" | "SQLFLUFF_PATH"> = {
+  sqruff: "SQRUFF_PATH",
+  sqlfluff: "SQLFLUFF_PATH",
+};
 const VERSION_TIMEOUT_MS = 10_000;
 
 /** How to get a backend, for error messages and `deno task doctor`. */
 export const INSTALL_HINT =
-  "install sqruff (`pip install sqruff` or `cargo install sqruff`) or sqlfluff (`pip install sqlfluff`, " +
+  "install sqruff (`pip install sqruff` or `cargo install sqruff`; the release archives ship it) or sqlfluff (`pip install sqlfluff`, " +
   "Debian/Ubuntu `apt install sqlfluff`), or set SQRUFF_PATH / SQLFLUFF_PATH to the executable";
 
 /**
@@ -50,14 +63,15 @@ export const INSTALL_HINT =
  */
 export async function findBackend(
   env: BackendEnv,
-  options: { signal?: AbortSignal } = {},
+  options: { signal?: AbortSignal; execPath?: string } = {},
 ): Promise<Backend | null> {
-  for (const candidate of backendCandidates(env)) {
+  const beside = await besideCandidates(env, options.execPath ?? Deno.execPath());
+  for (const candidate of backendCandidates(env, beside)) {
     const backend = await probe(candidate.kind, candidate.path, {
       env: definedEnv(env),
       signal: options.signal,
     });
-    if (backend) return backend;
+    if (backend) return { ...backend, source: candidate.source };
   }
   return null;
 }
@@ -75,19 +89,48 @@ export function missingBackendMessage(env: BackendEnv): string {
   }; ${INSTALL_HINT}`;
 }
 
-/** The executables to try, best first. */
-export function backendCandidates(env: BackendEnv): { kind: BackendKind; path: string }[] {
+/** One executable to try. */
+export interface BackendCandidate {
+  kind: BackendKind;
+  path: string;
+  source: BackendSource;
+}
+
+/**
+ * The executables to try, best first: the variables', then `beside` (the bundled sqruff's paths, see
+ * {@link besideCandidates}), then PATH's.
+ */
+export function backendCandidates(env: BackendEnv, beside: readonly string[] = []): BackendCandidate[] {
   const forced = forcedKind(env);
   const kinds = forced ? [forced] : KINDS;
-  const candidates: { kind: BackendKind; path: string }[] = [];
+  const candidates: BackendCandidate[] = [];
   for (const kind of kinds) {
     const explicit = env[PATH_VARIABLE[kind]]?.trim();
-    if (explicit) candidates.push({ kind, path: explicit });
+    if (explicit) candidates.push({ kind, path: explicit, source: PATH_VARIABLE[kind] });
+  }
+  if (kinds.includes("sqruff")) {
+    for (const path of beside) candidates.push({ kind: "sqruff", path, source: "beside" });
   }
   for (const kind of kinds) {
-    for (const path of searchPath(kind, env.PATH ?? env.Path ?? "")) candidates.push({ kind, path });
+    for (const path of searchPath(kind, env.PATH ?? env.Path ?? "")) {
+      candidates.push({ kind, path, source: "PATH" });
+    }
   }
   return candidates;
+}
+
+/**
+ * The bundled sqruff beside the running executable (its real folder first: a symlink on PATH points into
+ * the unpacked release), when that file exists. Not when sqruff is excluded by `SQL_MCP_BACKEND`.
+ */
+export async function besideCandidates(env: BackendEnv, execPath: string): Promise<string[]> {
+  if ((forcedKind(env) ?? "sqruff") !== "sqruff") return [];
+  const found: string[] = [];
+  for (const folder of await executableFolders(execPath)) {
+    const file = platform.path.join(folder, BESIDE_SQRUFF);
+    if (isExecutableFile(file)) found.push(file);
+  }
+  return found;
 }
 
 /** Parses `sqruff 0.40.0` / `sqlfluff, version 1.4.5` into a version string and its major number. */

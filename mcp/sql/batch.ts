@@ -6,7 +6,7 @@
  */
 import { ToolError } from "../../lib/mcp/errors.ts";
 import { formatSize } from "../../lib/text/format.ts";
-import { defaultConcurrency, planChunks, runPool } from "./chunks.ts";
+import { CHUNK_LIMITS, type ChunkLimits, defaultConcurrency, planChunks, runPool } from "./chunks.ts";
 import { type EngineOptions, formatInputs, type FormatOutcome, lintInputs, type SqlInput } from "./engine.ts";
 import type { Violation } from "./parse.ts";
 
@@ -16,6 +16,8 @@ export interface BatchOptions extends EngineOptions {
   action: string;
   /** Backend processes at once; default: the core count. */
   concurrency?: number;
+  /** How big chunks get; default: the backend's {@link CHUNK_LIMITS}. */
+  chunkLimits?: ChunkLimits;
   /** Ends the batch as its timeout would (the caller's own deadline). */
   stop?: AbortSignal;
   /** Called after each chunk with the inputs done so far. */
@@ -81,7 +83,8 @@ async function inChunks<T>(
   const results: (T | string)[] = inputs.map((input) => input.skipped ?? "");
   const todo = inputs.flatMap((input, i) => (input.skipped === undefined ? [i] : []));
   const concurrency = options.concurrency ?? defaultConcurrency();
-  const chunks = planChunks(todo.map((i) => new TextEncoder().encode(inputs[i].content).length), concurrency)
+  const sizes = todo.map((i) => new TextEncoder().encode(inputs[i].content).length);
+  const chunks = planChunks(sizes, concurrency, options.chunkLimits ?? CHUNK_LIMITS[options.backend.kind])
     .map((chunk) => chunk.map((j) => todo[j]));
   const deadline = new AbortController();
   const failed = new AbortController(); // the first real error stops the other chunks

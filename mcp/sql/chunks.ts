@@ -1,16 +1,30 @@
 /**
  * Splits a batch into chunks, one backend process each, and runs a few of them at once. A chunk is the
  * unit that finishes or times out: smaller chunks lose less to a timeout and spread over the cores,
- * bigger ones pay the backend's start-up (~1 s for sqlfluff) less often.
+ * bigger ones pay the backend's start-up less often. sqlfluff starts in ~1 s and lints ~1 KB a second, so
+ * its chunks are small; sqruff starts in ~0.06 s and lints ~40 KB a second on one thread, so its chunks
+ * only split the batch over the cores (200 small models: 2 processes, not 13).
  * @module
  */
+import type { BackendKind } from "./backend.ts";
 
-/** Most files in one chunk. */
-export const MAX_CHUNK_FILES = 16;
-/** A chunk holds about this much SQL at most (a bigger file is a chunk on its own). */
-export const MAX_CHUNK_BYTES = 8 * 1024;
-/** Below this, splitting over the cores costs more start-ups than it saves. */
-const MIN_CHUNK_BYTES = 2 * 1024;
+/** How big one backend's chunks get. */
+export interface ChunkLimits {
+  /** Most files in one chunk. */
+  files: number;
+  /** A chunk holds about this much SQL at most (a bigger file is a chunk on its own). */
+  maxBytes: number;
+  /** Below this, splitting over the cores costs more start-ups than it saves. */
+  minBytes: number;
+}
+
+/** The limits per backend kind. */
+export const CHUNK_LIMITS: Record<BackendKind, ChunkLimits> = {
+  sqlfluff: { files: 16, maxBytes: 8 * 1024, minBytes: 2 * 1024 },
+  sqruff: { files: 100, maxBytes: 256 * 1024, minBytes: 16 * 1024 },
+};
+/** Most files in one sqlfluff chunk. */
+export const MAX_CHUNK_FILES: number = CHUNK_LIMITS.sqlfluff.files;
 
 /** How many backend processes run at once by default: one per core. */
 export function defaultConcurrency(): number {
@@ -18,17 +32,22 @@ export function defaultConcurrency(): number {
 }
 
 /**
- * The inputs' indexes grouped into chunks, in order: up to {@link MAX_CHUNK_FILES} files and about an even
- * share of the bytes per worker (between 2 and 8 KB), so that small batches still use every core.
+ * The inputs' indexes grouped into chunks, in order: up to `limits.files` files and about an even share of
+ * the bytes per worker (between `minBytes` and `maxBytes`), so that small batches still use every core.
  */
-export function planChunks(sizes: readonly number[], workers: number): number[][] {
+export function planChunks(
+  sizes: readonly number[],
+  workers: number,
+  limits: ChunkLimits = CHUNK_LIMITS.sqlfluff,
+): number[][] {
   const total = sizes.reduce((sum, size) => sum + size, 0);
-  const limit = Math.min(MAX_CHUNK_BYTES, Math.max(MIN_CHUNK_BYTES, Math.ceil(total / Math.max(1, workers))));
+  const share = Math.ceil(total / Math.max(1, workers));
+  const limit = Math.min(limits.maxBytes, Math.max(limits.minBytes, share));
   const chunks: number[][] = [];
   let current: number[] = [];
   let bytes = 0;
   sizes.forEach((size, i) => {
-    if (current.length && (current.length >= MAX_CHUNK_FILES || bytes + size > limit)) {
+    if (current.length && (current.length >= limits.files || bytes + size > limit)) {
       chunks.push(current);
       current = [];
       bytes = 0;

@@ -133,7 +133,9 @@ async function lintStaged(stage: Stage, options: StagedRun): Promise<Violation[]
   const output = await runStaged(stage, args, options);
   const parsed = output.code <= 1 ? parseLintJson(options.backend.kind, output.stdout) : null;
   if (!parsed) throw await backendFailure(output, { ...options, workDir: stage.dir });
-  const unknownRules = output.stderr.match(/unknown rules:?\s*(.*)/i);
+  // An unknown rule is only a warning to sqlfluff, which then lints nothing: 1.x says "unknown rules: [...]",
+  // 4.x "unknown rule references: [...]".
+  const unknownRules = output.stderr.match(/unknown rules?(?: references)?:?\s*(.*)/i);
   if (unknownRules && options.rules?.length) {
     throw new ToolError(
       "invalid_argument",

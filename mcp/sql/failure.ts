@@ -1,7 +1,7 @@
 /** Turns a failed backend run into a ToolError that says what went wrong and how to fix it. */
 import { ToolError } from "../../lib/mcp/errors.ts";
 import type { Backend } from "./backend.ts";
-import type { ChosenConfig } from "./config.ts";
+import { type ChosenConfig, coreValue } from "./config.ts";
 import { runBackend, type RunOutput } from "./run.ts";
 
 const DETAIL_CHARS = 600;
@@ -31,11 +31,16 @@ export async function backendFailure(output: RunOutput, context: FailureContext)
   // sqruff words a bad --dialect as its enum parser does ("Matching variant not found"), so a given
   // dialect is checked against the backend's list whatever the message says.
   const dialectError = UNKNOWN_DIALECT.test(text);
-  if (dialectError || context.dialect) {
+  // sqruff panics on an unknown dialect in a config ("VariantNotFound"): the config's is checked as well.
+  const configDialect = context.dialect
+    ? undefined
+    : coreValue(context.config.text, "dialect")?.toLowerCase();
+  if (dialectError || context.dialect || configDialect) {
     const known = await listDialects(context);
     const unknownArgument = context.dialect !== undefined && known.length > 0 &&
       !known.includes(context.dialect);
-    if (unknownArgument || dialectError) {
+    const unknownInConfig = configDialect !== undefined && known.length > 0 && !known.includes(configDialect);
+    if (unknownArgument || unknownInConfig || dialectError) {
       const source = unknownArgument ? `"${context.dialect}"` : `in ${context.config.label}`;
       return new ToolError(
         "invalid_argument",

@@ -80,7 +80,7 @@ export function createTools(deps: SqlDeps): ToolDefinition[] {
       backend,
       config,
       dialect,
-      timeoutMs: deps.timeoutMs ?? scaledTimeoutMs(step, bytes, list.length),
+      timeoutMs: deps.timeoutMs ?? scaledTimeoutMs(step, bytes, list.length, backend.kind),
       concurrency: deps.concurrency,
       tempDir: deps.tempDir,
       signal,

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import {
   backendCandidates,
+  BESIDE_SQRUFF,
   findBackend,
   INSTALL_HINT,
   isolationFlags,
@@ -57,6 +58,7 @@ Deno.test({
       path: ws.join("bin", "sqlfluff"),
       version: "3.4.2",
       major: 3,
+      source: "PATH",
     });
     assert.equal(await findBackend({ PATH: ws.join("bin"), SQL_MCP_BACKEND: "sqruff" }), null);
     assert.equal(
@@ -93,5 +95,37 @@ Deno.test({
     assert.deepEqual(found?.flags, ["--ignore-local-config"]);
     await Deno.writeTextFile(ws.join("bin", "sqruff"), script("exit 2"), { mode: 0o755 });
     assert.deepEqual((await findBackend({ PATH: ws.join("bin") }))?.flags, []);
+  },
+});
+
+Deno.test({
+  name:
+    "the sqruff a release archive ships beside the servers comes after SQRUFF_PATH, before PATH, via symlinks",
+  ignore: isWindows,
+  async fn() {
+    await using ws = await tempWorkspace({ "release/bin/": "", "path/": "", "links/": "" });
+    const fake = (version: string) => `#!/bin/sh\necho 'sqruff ${version}'\n`;
+    await Deno.writeTextFile(ws.join("release/bin/sql-mcp"), "#!/bin/sh\n", { mode: 0o755 });
+    await Deno.writeTextFile(ws.join("release/bin", BESIDE_SQRUFF), fake("0.44.0"), { mode: 0o755 });
+    await Deno.writeTextFile(ws.join("path/sqruff"), fake("0.30.0"), { mode: 0o755 });
+    await Deno.writeTextFile(ws.join("path/sqlfluff"), "#!/bin/sh\necho 'sqlfluff, version 4.5.0'\n", {
+      mode: 0o755,
+    });
+    // A user links the server into a folder on PATH: the bundled sqruff is found through the link.
+    await Deno.symlink(ws.join("release/bin/sql-mcp"), ws.join("links/sql-mcp"));
+    const execPath = ws.join("links/sql-mcp");
+    const found = await findBackend({ PATH: ws.join("path") }, { execPath });
+    assert.deepEqual(
+      { source: found?.source, version: found?.version, path: found?.path },
+      { source: "beside", version: "0.44.0", path: ws.join("release/bin", BESIDE_SQRUFF) },
+    );
+    const explicit = await findBackend({ PATH: ws.join("path"), SQRUFF_PATH: ws.join("path/sqruff") }, {
+      execPath,
+    });
+    assert.equal(explicit?.source, "SQRUFF_PATH");
+    const sqlfluff = await findBackend({ PATH: ws.join("path"), SQL_MCP_BACKEND: "sqlfluff" }, { execPath });
+    assert.deepEqual([sqlfluff?.kind, sqlfluff?.source], ["sqlfluff", "PATH"]);
+    const none = await findBackend({ PATH: ws.join("path") }, { execPath: ws.join("path/sqlfluff") });
+    assert.deepEqual([none?.version, none?.source], ["0.30.0", "PATH"], "nothing beside: PATH's sqruff");
   },
 });

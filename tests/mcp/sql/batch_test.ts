@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { formatBatch, lintBatch } from "../../../mcp/sql/batch.ts";
-import { MAX_CHUNK_FILES, planChunks } from "../../../mcp/sql/chunks.ts";
+import { CHUNK_LIMITS, MAX_CHUNK_FILES, planChunks } from "../../../mcp/sql/chunks.ts";
 import { chooseConfig } from "../../../mcp/sql/workspace_config.ts";
 import { renderFormatted, renderLint } from "../../../mcp/sql/render.ts";
 import type { Backend } from "../../../mcp/sql/backend.ts";
@@ -20,6 +20,11 @@ Deno.test("planChunks: tiny files go 16 a chunk, bigger ones share the bytes ove
   // A file bigger than a chunk is a chunk of its own.
   assert.deepEqual(planChunks([100, 50_000, 100], 2), [[0], [1], [2]]);
   assert.deepEqual(planChunks([], 2), []);
+  // sqruff starts in ~0.06 s: 200 small models make one chunk per core, not 13 (the sqlfluff plan).
+  const models = Array(200).fill(111);
+  assert.equal(planChunks(models, 2).length, 13);
+  assert.deepEqual(planChunks(models, 2, CHUNK_LIMITS.sqruff).map((chunk) => chunk.length), [100, 100]);
+  assert.deepEqual(planChunks(Array(300).fill(111), 2, CHUNK_LIMITS.sqruff).length, 3);
 });
 
 /** 20 inputs (two chunks: 16 + 4); the second chunk holds the one the fake backend hangs on. */
@@ -44,6 +49,8 @@ async function hangingBatch() {
     config: await chooseConfig(backend, ws.path, { action: "Cannot lint SQL" }),
     timeoutMs: 600_000,
     concurrency: 2,
+    // sqlfluff's chunks (16 files) with the fast fake sqruff: two chunks, one of them stuck.
+    chunkLimits: CHUNK_LIMITS.sqlfluff,
     action: "Cannot lint SQL",
     env: { ...Deno.env.toObject(), FAKE_SQRUFF_LOG: log, FAKE_SQRUFF_HANG: "HANG" },
     stop: stop.signal,

@@ -26,20 +26,20 @@ function exploitConfig(kind: "sqlfluff" | "sqruff", evil: string): string {
     : `[sqruff]\ndialect = ansi\ntemplater = jinja\n\n[sqruff:templater:jinja]\nlibrary_paths = ${evil}\n`;
 }
 
-for (const { kind, found, config: configName } of BACKENDS) {
+for (const { name, kind, found, config: configName } of BACKENDS) {
   const ignore = found === null;
   const prefix = kind;
   const libraryKey = kind === "sqlfluff" ? "library_path" : "library_paths";
 
   Deno.test({
-    name: `${kind}: a workspace ${configName} with templater = jinja and ${libraryKey} runs no code`,
+    name: `${name}: a workspace ${configName} with templater = jinja and ${libraryKey} runs no code`,
     ignore,
     async fn() {
       await using ws = await tempWorkspace();
       await Deno.writeTextFile(ws.join(configName), exploitConfig(kind, ws.join("evil")));
       await Deno.mkdir(ws.join("evil"));
       await Deno.writeTextFile(ws.join("evil", "__init__.py"), evilPackage(ws));
-      await using c = await connect(sqlServer(ws.path, { kind }));
+      await using c = await connect(sqlServer(ws.path, { backend: found }));
       for (
         const [tool, args] of [["sql_lint", { sql: "select 1\n" }], ["sql_format", { sql: "select 1\n" }]]
       ) {
@@ -58,7 +58,7 @@ for (const { kind, found, config: configName } of BACKENDS) {
   });
 
   Deno.test({
-    name: `${kind}: inline -- sqlfluff: directives cannot switch to the jinja templater and import code`,
+    name: `${name}: inline -- sqlfluff: directives cannot switch to the jinja templater and import code`,
     ignore,
     async fn() {
       await using ws = await tempWorkspace();
@@ -72,7 +72,7 @@ for (const { kind, found, config: configName } of BACKENDS) {
         "",
       ].join("\n");
       await Deno.writeTextFile(ws.join("q.sql"), sql);
-      await using c = await connect(sqlServer(ws.path, { kind }));
+      await using c = await connect(sqlServer(ws.path, { backend: found }));
       const inline = await c.call("sql_lint", { sql });
       const file = await c.call("sql_lint", { path: "q.sql" });
       const formatted = await c.call("sql_format", { path: "q.sql" });
@@ -84,7 +84,7 @@ for (const { kind, found, config: configName } of BACKENDS) {
   });
 
   Deno.test({
-    name: `${kind}: configs planted above the server's temp folder are not read`,
+    name: `${name}: configs planted above the server's temp folder are not read`,
     ignore,
     async fn() {
       // `root` plays /tmp: anyone on the machine may write config and ignore files there.
@@ -96,20 +96,20 @@ for (const { kind, found, config: configName } of BACKENDS) {
       const planted = (prefix: string) =>
         `[${prefix}]\ntemplater = jinja\nexclude_rules = L010,CP01\n\n[${prefix}:templater:jinja]\n` +
         `library_path = ${evil}\nlibrary_paths = ${evil}\n`;
-      for (const name of [".sqlfluff", ".sqruff", ".sqruff.ini", "setup.cfg", "tox.ini", "pep8.ini"]) {
-        await Deno.writeTextFile(root.join(name), planted(name === ".sqruff" ? "sqruff" : "sqlfluff"));
+      for (const file of [".sqlfluff", ".sqruff", ".sqruff.ini", "setup.cfg", "tox.ini", "pep8.ini"]) {
+        await Deno.writeTextFile(root.join(file), planted(file === ".sqruff" ? "sqruff" : "sqlfluff"));
       }
       const toml = `[tool.sqlfluff.core]\ntemplater = "jinja"\nexclude_rules = "L010,CP01"\n` +
         `[tool.sqlfluff.templater.jinja]\nlibrary_path = ${JSON.stringify(evil)}\n` +
         `library_paths = ${JSON.stringify(evil)}\n`;
-      for (const name of ["pyproject.toml", "sqruff.toml"]) await Deno.writeTextFile(root.join(name), toml);
-      for (const name of [".sqlfluffignore", ".sqruffignore"]) {
-        await Deno.writeTextFile(root.join(name), "*.sql\n");
+      for (const file of ["pyproject.toml", "sqruff.toml"]) await Deno.writeTextFile(root.join(file), toml);
+      for (const file of [".sqlfluffignore", ".sqruffignore"]) {
+        await Deno.writeTextFile(root.join(file), "*.sql\n");
       }
       // With the house style, and with a workspace config that names no templater (a planted one would).
       for (const files of [{}, { [configName]: `[${kind}]\ndialect = snowflake\n` }]) {
         await using ws = await tempWorkspace(files);
-        await using c = await connect(sqlServer(ws.path, { kind, tempDir: root.path }));
+        await using c = await connect(sqlServer(ws.path, { backend: found, tempDir: root.path }));
         const text = await c.text("sql_lint", { sql: "SELECT a from t\n" });
         await assertNoMarker(root);
         // Mixed case breaks the house policy (lower) and the default one (consistent) alike.
@@ -122,7 +122,7 @@ for (const { kind, found, config: configName } of BACKENDS) {
 
   Deno.test({
     name:
-      `${kind}: a legitimate workspace ${configName} (dialect, rules, capitalisation, layout) still applies`,
+      `${name}: a legitimate workspace ${configName} (dialect, rules, capitalisation, layout) still applies`,
     ignore,
     async fn() {
       const config = kind === "sqlfluff"
@@ -161,7 +161,7 @@ for (const { kind, found, config: configName } of BACKENDS) {
           "",
         ].join("\n");
       await using ws = await tempWorkspace({ [configName]: config });
-      await using c = await connect(sqlServer(ws.path, { kind }));
+      await using c = await connect(sqlServer(ws.path, { backend: found }));
       const sql = "select a, b from t where a = 'a long string literal here'\n";
       const lint = await c.text("sql_lint", { sql });
       assert.match(

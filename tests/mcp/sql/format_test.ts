@@ -4,15 +4,15 @@ import { tempWorkspace } from "../../_support/workspace.ts";
 import { isWindows } from "../../../lib/platform/mod.ts";
 import { BACKENDS, BAD, MESSY, SEMI, sqlServer } from "./support.ts";
 
-for (const { kind, found, config: configName, parseError } of BACKENDS) {
+for (const { name, kind, found, config: configName, parseError } of BACKENDS) {
   const ignore = found === null;
 
   Deno.test({
-    name: `${kind}: a messy Snowflake SELECT comes out lower case with leading commas; quoted case is kept`,
+    name: `${name}: a messy Snowflake SELECT comes out lower case with leading commas; quoted case is kept`,
     ignore,
     async fn() {
       await using ws = await tempWorkspace({ "q/messy.sql": MESSY, "q/semi.sql": SEMI });
-      await using c = await connect(sqlServer(ws.path, { kind }));
+      await using c = await connect(sqlServer(ws.path, { backend: found }));
       // One backend process for both files.
       const result = await c.call("sql_format", { path: "q" });
       const text = textOf(result);
@@ -46,11 +46,11 @@ for (const { kind, found, config: configName, parseError } of BACKENDS) {
   });
 
   Deno.test({
-    name: `${kind}: write: true rewrites a file that starts with a UTF-8 BOM and keeps the BOM`,
+    name: `${name}: write: true rewrites a file that starts with a UTF-8 BOM and keeps the BOM`,
     ignore,
     async fn() {
       await using ws = await tempWorkspace({ "bom.sql": "\uFEFFSELECT A FROM T\n" });
-      await using c = await connect(sqlServer(ws.path, { kind }));
+      await using c = await connect(sqlServer(ws.path, { backend: found }));
       const text = await c.text("sql_format", { path: "bom.sql", write: true });
       assert.match(text, /^1 of 1 file rewritten\nbom\.sql: formatted/, text);
       const bytes = await Deno.readFile(ws.join("bom.sql"));
@@ -60,7 +60,7 @@ for (const { kind, found, config: configName, parseError } of BACKENDS) {
   });
 
   Deno.test({
-    name: `${kind}: write: true rewrites atomically, keeps the mode, leaves unparsable files alone`,
+    name: `${name}: write: true rewrites atomically, keeps the mode, leaves unparsable files alone`,
     ignore,
     async fn() {
       await using ws = await tempWorkspace({
@@ -71,7 +71,7 @@ for (const { kind, found, config: configName, parseError } of BACKENDS) {
       });
       // Windows has no permission bits (Deno.chmod throws there): the mode part is POSIX-only.
       if (!isWindows) await Deno.chmod(ws.join("a.sql"), 0o640);
-      await using c = await connect(sqlServer(ws.path, { kind }));
+      await using c = await connect(sqlServer(ws.path, { backend: found }));
       const text = await c.text("sql_format", {
         paths: ["a.sql", "bad.sql", "ok.sql", "crlf.sql"],
         write: true,
@@ -95,7 +95,7 @@ for (const { kind, found, config: configName, parseError } of BACKENDS) {
   });
 
   Deno.test({
-    name: `${kind}: without write, the hint offers saving only the files write: true would change`,
+    name: `${name}: without write, the hint offers saving only the files write: true would change`,
     ignore,
     async fn() {
       await using ws = await tempWorkspace({
@@ -103,7 +103,7 @@ for (const { kind, found, config: configName, parseError } of BACKENDS) {
         "ok.sql": "select 1\n",
         "a.sql": "SELECT A FROM T\n",
       });
-      await using c = await connect(sqlServer(ws.path, { kind }));
+      await using c = await connect(sqlServer(ws.path, { backend: found }));
       // Seen in the attack: a file that does not parse was followed by "pass write: true to save".
       const bad = await c.text("sql_format", { path: "bad.sql" });
       assert.match(bad, /; nothing to save: no file would change \(bad\.sql does not parse\)$/, bad);
@@ -124,11 +124,11 @@ for (const { kind, found, config: configName, parseError } of BACKENDS) {
   });
 
   Deno.test({
-    name: `${kind}: unparsable inline SQL is returned as parse errors, unchanged`,
+    name: `${name}: unparsable inline SQL is returned as parse errors, unchanged`,
     ignore,
     async fn() {
       await using ws = await tempWorkspace();
-      await using c = await connect(sqlServer(ws.path, { kind }));
+      await using c = await connect(sqlServer(ws.path, { backend: found }));
       const result = await c.call("sql_format", { sql: `${BAD}-- {{ config(materialized='view') }}\n` });
       assert.equal(result.isError, undefined);
       assert.match(
@@ -141,7 +141,7 @@ for (const { kind, found, config: configName, parseError } of BACKENDS) {
   });
 
   Deno.test({
-    name: `${kind}: a workspace ${configName} overrides the house style and the result says so`,
+    name: `${name}: a workspace ${configName} overrides the house style and the result says so`,
     ignore,
     async fn() {
       // sqlfluff 1.x keys rule sections by code, sqruff and sqlfluff >= 2 by name: give both.
@@ -150,7 +150,7 @@ for (const { kind, found, config: configName, parseError } of BACKENDS) {
         : "[sqlfluff]\ndialect = ansi\n\n[sqlfluff:rules:L010]\ncapitalisation_policy = upper\n\n" +
           "[sqlfluff:rules:capitalisation.keywords]\ncapitalisation_policy = upper\n";
       await using ws = await tempWorkspace({ [configName]: config });
-      await using c = await connect(sqlServer(ws.path, { kind }));
+      await using c = await connect(sqlServer(ws.path, { backend: found }));
       const text = await c.text("sql_format", { sql: "select a from t\n" });
       assert.match(
         text,

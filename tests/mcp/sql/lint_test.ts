@@ -3,18 +3,18 @@ import { connect, textOf } from "../../_support/connect.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
 import { BACKENDS, BAD, sqlServer } from "./support.ts";
 
-for (const { kind, found, parseError } of BACKENDS) {
+for (const { name, kind, found, parseError, code } of BACKENDS) {
   const ignore = found === null;
 
-  /** Keyword capitalisation: L010 on sqlfluff 1.x, CP01 from 2.0. */
-  const KEYWORDS = "(L010|CP01)";
+  /** Keyword capitalisation: L010 on sqlfluff 1.x, CP01 from 2.0 and on sqruff. */
+  const KEYWORDS = code("CP01", "L010");
 
   Deno.test({
-    name: `${kind}: lint finds the known violations at their positions, sorted, with a count summary`,
+    name: `${name}: lint finds the known violations at their positions, sorted, with a count summary`,
     ignore,
     async fn() {
       await using ws = await tempWorkspace();
-      await using c = await connect(sqlServer(ws.path, { kind }));
+      await using c = await connect(sqlServer(ws.path, { backend: found }));
       const result = await c.call("sql_lint", { sql: "SELECT a FROM t\n" });
       assert.equal(result.isError, undefined);
       assert.match(
@@ -28,7 +28,7 @@ for (const { kind, found, parseError } of BACKENDS) {
   });
 
   Deno.test({
-    name: `${kind}: a folder lints as one batch; big files too; clean files count, parse errors show as PRS`,
+    name: `${name}: a folder lints as one batch; big files too; clean files count, parse errors show as PRS`,
     ignore,
     async fn() {
       await using ws = await tempWorkspace({
@@ -39,7 +39,7 @@ for (const { kind, found, parseError } of BACKENDS) {
         "models/notes.txt": "SELECT",
         "models/.hidden/c.sql": "SELECT 1",
       });
-      await using c = await connect(sqlServer(ws.path, { kind }));
+      await using c = await connect(sqlServer(ws.path, { backend: found }));
       const text = await c.text("sql_lint", { path: "models" });
       assert.match(text, /^\d+ violations? in 2 of 3 files \(.*PRS.*\)\n/);
       assert.match(text, new RegExp(`\\nmodels/big\\.sql:1:1 ${KEYWORDS} `));
@@ -52,11 +52,11 @@ for (const { kind, found, parseError } of BACKENDS) {
   });
 
   Deno.test({
-    name: `${kind}: clean SQL is 'clean', not an error; rules narrow the check (modern codes on 1.x too)`,
+    name: `${name}: clean SQL is 'clean', not an error; rules narrow the check (modern codes on 1.x too)`,
     ignore,
     async fn() {
       await using ws = await tempWorkspace();
-      await using c = await connect(sqlServer(ws.path, { kind }));
+      await using c = await connect(sqlServer(ws.path, { backend: found }));
       const clean = await c.call("sql_lint", { sql: "select a FROM t\n", rules: ["CP02, LT01"] });
       assert.equal(clean.isError, undefined);
       assert.match(textOf(clean), new RegExp(`^clean: no violations \\(${kind} `));
@@ -67,11 +67,11 @@ for (const { kind, found, parseError } of BACKENDS) {
   });
 
   Deno.test({
-    name: `${kind}: an unknown dialect is invalid_argument listing the valid ones`,
+    name: `${name}: an unknown dialect is invalid_argument listing the valid ones`,
     ignore,
     async fn() {
       await using ws = await tempWorkspace();
-      await using c = await connect(sqlServer(ws.path, { kind }));
+      await using c = await connect(sqlServer(ws.path, { backend: found }));
       const result = await c.call("sql_lint", { sql: "select 1\n", dialect: "nosuch" });
       assert.equal(result.isError, true);
       assert.match(

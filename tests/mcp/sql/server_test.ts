@@ -4,7 +4,7 @@ import { connect, textOf } from "../../_support/connect.ts";
 import { spawnStdio } from "../../_support/stdio.ts";
 import { assertSnapshot } from "../../_support/snapshot.ts";
 import { tempWorkspace } from "../../_support/workspace.ts";
-import { SQLFLUFF, sqlServer } from "./support.ts";
+import { backendEnv, BACKENDS, sqlServer } from "./support.ts";
 
 /** This server's share of the 2,500-token tools/list budget of all servers. */
 const TOKEN_BUDGET = 260;
@@ -71,32 +71,43 @@ Deno.test("no backend on PATH: unavailable, naming both and how to install them"
   );
 });
 
-Deno.test({
-  name: "a backend run past the timeout is killed and reported as timeout",
-  ignore: SQLFLUFF === null,
-  async fn() {
-    await using ws = await tempWorkspace();
-    // sqlfluff needs ~0.3 s just to start: 50 ms always runs out. The sanitizers fail the test if the
-    // killed child were left running or unawaited.
-    await using c = await connect(sqlServer(ws.path, { kind: "sqlfluff", timeoutMs: 50 }));
-    const result = await c.call("sql_lint", { sql: "select 1\n" });
-    assert.equal(result.isError, true);
-    assert.match(
-      textOf(result),
-      /^Error \[timeout\]: Cannot lint SQL: sqlfluff did not finish the SQL \(9B\) within 0\.05 s and was stopped; sqlfluff needs about 2 s per KB to lint, 5 s to format; split the SQL into smaller pieces or set SQL_MCP_TIMEOUT_MS \(milliseconds\)$/,
-    );
-  },
-});
+for (const { name, kind, found, code } of BACKENDS) {
+  Deno.test({
+    name: `${name}: a backend run past the timeout is killed and reported as timeout`,
+    ignore: found === null,
+    async fn() {
+      await using ws = await tempWorkspace();
+      // No backend starts within 1 ms (sqruff's PyPI build runs Python first). The sanitizers fail the test
+      // if the killed child were left running or unawaited.
+      await using c = await connect(sqlServer(ws.path, { backend: found, timeoutMs: 1 }));
+      const result = await c.call("sql_lint", { sql: "select 1\n" });
+      assert.equal(result.isError, true);
+      const speed = kind === "sqlfluff" ? "sqlfluff needs about 2 s per KB to lint, 5 s to format; " : "";
+      assert.equal(
+        textOf(result),
+        `Error [timeout]: Cannot lint SQL: ${kind} did not finish the SQL (9B) within 0.001 s and was stopped; ${speed}split the SQL into smaller pieces or set SQL_MCP_TIMEOUT_MS (milliseconds)`,
+      );
+    },
+  });
 
-Deno.test({
-  name: "stdio: a real client lists the tools and lints over pipes",
-  ignore: SQLFLUFF === null,
-  async fn() {
-    await using ws = await tempWorkspace({ "q.sql": "SELECT 1\n" });
-    await using c = await spawnStdio("sql", { cwd: ws.path, env: { SQL_MCP_BACKEND: "sqlfluff" } });
-    const { tools } = await c.client.listTools();
-    assert.deepEqual(tools.map((t) => t.name), ["sql_format", "sql_lint"]);
-    const result = await c.client.callTool({ name: "sql_lint", arguments: { path: "q.sql" } });
-    assert.match(textOf(result as never), /^1 violation in 1 file \((L010|CP01)\)\nq\.sql:1:1 (L010|CP01) /);
-  },
-});
+  Deno.test({
+    name: `${name}: stdio: a real client lists the tools and lints over pipes`,
+    ignore: found === null,
+    async fn() {
+      await using ws = await tempWorkspace({ "q.sql": "SELECT 1\n" });
+      await using c = await spawnStdio("sql", { cwd: ws.path, env: backendEnv(found!) });
+      const { tools } = await c.client.listTools();
+      assert.deepEqual(tools.map((t) => t.name), ["sql_format", "sql_lint"]);
+      const result = await c.client.callTool({ name: "sql_lint", arguments: { path: "q.sql" } });
+      const keywords = code("CP01", "L010");
+      assert.match(
+        textOf(result as never),
+        new RegExp(
+          `^1 violation in 1 file \\(${keywords}\\)\\nq\\.sql:1:1 ${keywords} .*\\n\\(${kind} ${
+            found!.version
+          },`,
+        ),
+      );
+    },
+  });
+}
