@@ -22,7 +22,6 @@ Deno.test("valueWords leaves words, identifiers and long chunks alone", () => {
     const chunk of [
       "issues",
       "list_issues",
-      "acme/web",
       "s3",
       "k8s",
       "p99",
@@ -32,6 +31,23 @@ Deno.test("valueWords leaves words, identifiers and long chunks alone", () => {
   ) {
     assert.equal(valueWords(chunk), undefined, chunk);
   }
+});
+
+// An IP, a host name or a region written into "point api.acme.io at 203.0.113.7" or "list my VMs in
+// us-east-1" was split into words no tool uses (`203`, `acme`, `io`, `us`, `east`) and counted against
+// the query as unknown words; a day or a time ("on Friday at 3pm") the same.
+Deno.test("valueWords reads IPs, host names, regions, days and named arguments", () => {
+  assert.deepEqual(valueWords("203.0.113.7"), ["ip"]);
+  assert.deepEqual(valueWords("10.0.0.0/16"), ["ip"]);
+  assert.deepEqual(valueWords("api.acme.io"), ["domain"]);
+  assert.deepEqual(valueWords("localhost:3000"), ["url"]);
+  assert.deepEqual(valueWords("us-east-1"), ["region"]);
+  assert.deepEqual(valueWords("Friday"), []);
+  assert.deepEqual(valueWords("3pm"), []);
+  assert.deepEqual(valueWords("acme/web"), [], "a repository, a branch or a folder is an argument");
+  assert.deepEqual(valueWords("config.yml"), ["file"], "a file name is still a file");
+  assert.deepEqual(valueWords("ci/cd"), undefined, "short words either side stay words");
+  assert.deepEqual(queryWords("point api.acme.io at 203.0.113.7"), ["point", "domain", "at", "ip"]);
 });
 
 Deno.test("queryWords puts a value's kind where the value was", () => {
