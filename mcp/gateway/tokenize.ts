@@ -48,6 +48,7 @@ export const STOPWORDS: ReadonlySet<string> = new Set([
   "any",
   "if",
   "via",
+  "about",
   // Auxiliaries, pronouns and the remains of contractions ("what's" → what, s; "hasn't" → hasn, t); not
   // "don" or "won": "done" stems to "don", and "won" is a deal's stage.
   "was",
