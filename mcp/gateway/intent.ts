@@ -79,7 +79,7 @@ function intentsAt(
 }
 
 /** The query's leading verb: its intents and where it stands (after any lead-in); no intents if none. */
-function leadingVerb(
+export function leadingVerb(
   words: readonly string[],
   table: IntentTable = INTENTS,
 ): { intents: Set<Intent>; start: number; length: number } {

@@ -14,8 +14,9 @@ import {
   topDocuments,
 } from "./bm25.ts";
 import { stem } from "./stem.ts";
-import { expandQuery, phraseWord, type SynonymGroups, SYNONYMS } from "./synonyms.ts";
-import { type Intent, intentMatch, queryIntents, toolIntents } from "./intent.ts";
+import { phraseWord, type SynonymGroups, SYNONYMS } from "./synonyms.ts";
+import { type Intent, intentMatch, toolIntents } from "./intent.ts";
+import { queryConcepts } from "./query_concepts.ts";
 import { identifierWords, plainTokens, queryWords, splitWords, STOPWORDS } from "./tokenize.ts";
 import { toolText } from "./tool_text.ts";
 import type { CatalogTool, SearchHit } from "./types.ts";
@@ -41,7 +42,7 @@ const INTENT_BONUS = 0.4;
  * is a coincidence of one common word ("run the tests" against a notes server saying "run"), and "No
  * tool matches" is the honest answer.
  */
-const MIN_EVIDENCE = 0.1;
+const MIN_EVIDENCE = 0.12;
 
 /** A hit under this share of the gate is dropped even when the best hit passes it. */
 const TAIL_SHARE = 0.5;
@@ -117,7 +118,7 @@ function hits(tools: readonly CatalogTool[], scores: Float64Array, options: Sear
 /** The tools that best match a free-text query, best first; none when no word matched. */
 export function searchIndex(index: SearchIndex, query: string, options: SearchOptions = {}): SearchHit[] {
   const words = queryWords(query.slice(0, MAX_QUERY_CHARS)).map(phraseWord);
-  const concepts = expandQuery(words, index.synonyms);
+  const { concepts, intents: wanted } = queryConcepts(words, index.synonyms);
   const scores = scoreBm25(index.bm25, concepts);
   const ceiling = scoreCeiling(index.bm25, concepts);
   const gate = MIN_EVIDENCE *
@@ -131,7 +132,6 @@ export function searchIndex(index: SearchIndex, query: string, options: SearchOp
   index.servers.forEach((server, doc) => {
     if ([...server].some((term) => named.has(term))) scores[doc] *= SERVER_BONUS;
   });
-  const wanted = queryIntents(words);
   if (wanted.size > 0) {
     index.intents.forEach((intents, doc) => {
       if (scores[doc] > 0) scores[doc] *= 1 + INTENT_BONUS * intentMatch(wanted, intents);

@@ -200,3 +200,18 @@ Deno.test("searchIndex over notes, sql and fs: fs_list for directories, nothing 
     assert.deepEqual(names(searchIndex(index, query)), [], query);
   }
 });
+
+// A leading verb that is also a noun ("check my inbox") matched a tool named for the noun (`check_domain`)
+// above the tool for what the query is about.
+Deno.test("searchIndex counts a leading verb below the words of what the query is about", () => {
+  const index = buildIndex([
+    tool("git", "create_or_update_file", { description: "Create or update a single file in a repository" }),
+    tool("git", "create_issue", { description: "Create a new issue in a repository" }),
+    tool("web", "check_domain_availability", { description: "Check if domain names are available" }),
+    tool("mail", "search_messages", { description: "Search messages in the user's mailbox by a query" }),
+  ]);
+  assert.equal(
+    names(searchIndex(index, "check my inbox for mail from the bank"))[0],
+    "mail__search_messages",
+  );
+});

@@ -1,0 +1,34 @@
+/**
+ * A query's ideas as the ranker scores them. The leading verb is one idea of its own, what the agent wants
+ * done; matched as a word, a verb that is also a noun finds the wrong tools (`create_or_update_file` for
+ * "file a bug", `check_domain` for "check my inbox"), so it and its synonyms count VERB_WEIGHT of what they
+ * would, and the intent bonus (rank.ts) does the rest. The other words are expanded with the synonym table.
+ * @module
+ */
+import { leadingVerb } from "./intent.ts";
+import { type Alternative, type Concept, expandQuery, type SynonymGroups } from "./synonyms.ts";
+
+/** What the leading verb's idea counts, against 1 for a word of what the query is about. */
+export const VERB_WEIGHT = 0.85;
+
+/** A query's ideas (the leading verb's among them, at VERB_WEIGHT) and that verb's intents. */
+export interface QueryConcepts {
+  concepts: Concept[];
+  intents: ReadonlySet<string>;
+}
+
+/** The query's concepts and the intents of its leading verb, from its words (as phraseWord gives them). */
+export function queryConcepts(words: readonly string[], groups: SynonymGroups): QueryConcepts {
+  const verb = leadingVerb(words);
+  if (verb.intents.size === 0) return { concepts: expandQuery(words, groups), intents: verb.intents };
+  const end = verb.start + verb.length;
+  const lowered = expandQuery(words.slice(verb.start, end), groups).map((concept): Alternative[] =>
+    concept.map(({ words, weight }) => ({ words, weight: weight * VERB_WEIGHT }))
+  );
+  const concepts = [
+    ...expandQuery(words.slice(0, verb.start), groups),
+    ...lowered,
+    ...expandQuery(words.slice(end), groups),
+  ];
+  return { concepts, intents: verb.intents };
+}
