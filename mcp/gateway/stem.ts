@@ -25,7 +25,8 @@ function strip(word: string, suffix: string, minStem: number): string | undefine
  * notifi (notify), organization → organiz(e), subscription → subscrib(e), creation → creat(e).
  */
 function nounOfVerb(word: string): string | undefined {
-  if (!/[ts]ion$/.test(word)) return undefined;
+  // "production" is where things run (prod), not a "product": kept whole so the two never meet.
+  if (!/[ts]ion$/.test(word) || word === "production") return undefined;
   const noun = strip(word, "ion", 4);
   if (noun === undefined) return undefined;
   if (noun.endsWith("ificat")) return noun.slice(0, -3); // notificat → notifi

@@ -39,4 +39,6 @@ Deno.test("stem leaves short words, doubled letters that belong, and non-words a
   assert.equal(stem("s3"), "s3");
   assert.equal(stem("list_issues"), "list_issues");
   assert.equal(stem("user"), "user");
+  // "prod" stands for "production", which must not meet a shop's "products".
+  assert.notEqual(stem("production"), stem("products"));
 });
