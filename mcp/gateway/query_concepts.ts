@@ -6,7 +6,7 @@
  * @module
  */
 import { leadingVerb } from "./intent.ts";
-import { type Alternative, type Concept, expandQuery, type SynonymGroups } from "./synonyms.ts";
+import { type Concept, expandQuery, expandQueryAt, type SynonymGroups } from "./synonyms.ts";
 
 /** What the leading verb's idea counts, against 1 for a word of what the query is about. */
 export const VERB_WEIGHT = 0.85;
@@ -21,14 +21,12 @@ export interface QueryConcepts {
 export function queryConcepts(words: readonly string[], groups: SynonymGroups): QueryConcepts {
   const verb = leadingVerb(words);
   if (verb.intents.size === 0) return { concepts: expandQuery(words, groups), intents: verb.intents };
-  const end = verb.start + verb.length;
-  const lowered = expandQuery(words.slice(verb.start, end), groups).map((concept): Alternative[] =>
-    concept.map(({ words, weight }) => ({ words, weight: weight * VERB_WEIGHT }))
+  // The verb's concept is the one that starts where it does: a phrase of the table may run past the
+  // intent's own ("page me when" CPU is high is an alert, not a page).
+  const concepts = expandQueryAt(words, groups).map(({ concept, at }): Concept =>
+    at === verb.start
+      ? concept.map(({ words, weight }) => ({ words, weight: weight * VERB_WEIGHT }))
+      : concept
   );
-  const concepts = [
-    ...expandQuery(words.slice(0, verb.start), groups),
-    ...lowered,
-    ...expandQuery(words.slice(end), groups),
-  ];
   return { concepts, intents: verb.intents };
 }
