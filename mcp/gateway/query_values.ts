@@ -79,7 +79,7 @@ export function valueWords(chunk: string): string[] | undefined {
   const value = chunk.replace(/^[("'`]+|[)"'`,;:!?.]+$/g, "");
   if (value === "") return undefined;
   if (/^\d{1,3}(?:\.\d{1,3}){3}(?:\/\d{1,2}|:\d{1,5})?$/.test(value)) return ["ip"];
-  if (/^[#$]?\d+(?:[.,]\d+)*[%kKmMgG]?$/.test(value)) return [];
+  if (/^[#$]?\d+(?:[.,]\d+)*(?:%|[kKmMgGtT][bB]?)?$/.test(value)) return [];
   if (/^\d{1,2}(?::\d{2})?(?:am|pm)?$/i.test(value) || DATE_WORDS.has(value.toLowerCase())) return [];
   if (/^\+\d[\d\-.()]{6,}$/.test(value)) return ["phone"];
   if (/^[^@\s]+@[^@\s]+\.[a-z]{2,}$/i.test(value)) return ["email"];

@@ -55,3 +55,11 @@ Deno.test("queryWords puts a value's kind where the value was", () => {
   assert.deepEqual(queryWords("look up jane@acme.io in hubspot"), ["look", "up", "email", "in", "hubspot"]);
   assert.deepEqual(queryWords("how big is package.json"), ["how", "big", "is", "file"]);
 });
+
+// "book a 30 min sync", "attach 100GB of disk": the unit after a number is part of the argument.
+Deno.test("queryWords drops the unit after a number, and only there", () => {
+  assert.deepEqual(queryWords("book a 30 min sync"), ["book", "a", "sync"]);
+  assert.deepEqual(queryWords("attach 100GB of disk"), ["attach", "of", "disk"]);
+  assert.deepEqual(queryWords("log 3 hours on the ticket"), ["log", "on", "the", "ticket"]);
+  assert.deepEqual(queryWords("log hours on the ticket"), ["log", "hours", "on", "the", "ticket"]);
+});
