@@ -47,8 +47,23 @@ const MIN_EVIDENCE = 0.12;
 /** A hit under this share of the gate is dropped even when the best hit passes it. */
 const TAIL_SHARE = 0.5;
 
-/** What a query word no tool uses counts in MIN_EVIDENCE's total, as a share of a rare word: it may be a name. */
-const UNKNOWN_WORD_WEIGHT = 0.5;
+/** What a lowercase query word no tool uses counts in MIN_EVIDENCE's total, as a share of a rare word. */
+const UNKNOWN_WORD_WEIGHT = 0.75;
+
+/**
+ * What a query word no tool uses counts when it is written like a name (`Acme`, `Priya`, `PROJ-17`,
+ * `i-0abc`): an argument the tool takes, not a thing the catalog lacks.
+ */
+const UNKNOWN_NAME_WEIGHT = 0.25;
+
+/** The query's words (as phraseWord gives them) written like names: capitalised, or with digits. */
+function nameLikeWords(query: string): Set<string> {
+  const names = new Set<string>();
+  for (const chunk of query.split(/\s+/)) {
+    if (/^["'(]?[A-Z]|\d/.test(chunk)) { for (const word of splitWords(chunk)) names.add(phraseWord(word)); }
+  }
+  return names;
+}
 
 /** Characters of a query that are ranked: a query is a phrase, and a longer one costs time per word. */
 export const MAX_QUERY_CHARS = 1_000;
@@ -121,8 +136,12 @@ export function searchIndex(index: SearchIndex, query: string, options: SearchOp
   const { concepts, intents: wanted } = queryConcepts(words, index.synonyms);
   const scores = scoreBm25(index.bm25, concepts);
   const ceiling = scoreCeiling(index.bm25, concepts);
-  const gate = MIN_EVIDENCE *
-    (ceiling.max + ceiling.unknown * UNKNOWN_WORD_WEIGHT * rareWordScore(index.bm25));
+  const names = nameLikeWords(query.slice(0, MAX_QUERY_CHARS));
+  const unknown = ceiling.unknownWords.reduce(
+    (sum, word) => sum + (names.has(word) ? UNKNOWN_NAME_WEIGHT : UNKNOWN_WORD_WEIGHT),
+    0,
+  );
+  const gate = MIN_EVIDENCE * (ceiling.max + unknown * rareWordScore(index.bm25));
   // The best hit must reach the gate, or nothing is shown; a hit below half of it is noise beside one that does.
   const best = scores.reduce((most, score) => Math.max(most, score), 0);
   const floor = best < gate ? Infinity : gate * TAIL_SHARE;

@@ -215,3 +215,19 @@ Deno.test("searchIndex counts a leading verb below the words of what the query i
     "mail__search_messages",
   );
 });
+
+// A query no tool answers shared one word with a tool and got it: a lowercase word no tool uses now counts
+// three quarters of a rare word against the query (it was half), one written like a name (`Acme`, `PROJ-7`)
+// a quarter: a name is an argument, not something the catalog lacks.
+Deno.test("searchIndex weighs a lowercase word no tool uses above a name", () => {
+  const index = buildIndex([
+    tool("shop", "create_order", { description: "Create an order for a customer" }),
+    tool("shop", "list_orders", { description: "List orders of a customer" }),
+    tool("shop", "get_customer", { description: "Get a customer by id" }),
+    tool("shop", "refund_payment", { description: "Refund a payment" }),
+    tool("shop", "list_products", { description: "List products in the store" }),
+    tool("shop", "update_inventory", { description: "Set stock of a product" }),
+  ]);
+  assert.deepEqual(names(searchIndex(index, "customer pizza soda brunch party")), []);
+  assert.equal(names(searchIndex(index, "customer Jane Doe Acme Corp"))[0], "shop__get_customer");
+});
