@@ -30,6 +30,12 @@ const FIELDS: readonly FieldSpec[] = [
   { weight: 0.8, b: 0.3 }, // server name and instructions
 ];
 
+/** The first fields, where a tool says what it does: name, title, description. */
+const ACTION_FIELDS = 3;
+
+/** What the leading verb found only in a tool's parameters or server counts, against what it does. */
+const ELSEWHERE_SHARE = 0.5;
+
 /** What naming a tool's server in the query multiplies its score by. */
 const SERVER_BONUS = 1.5;
 
@@ -77,6 +83,8 @@ export interface SearchIndex {
   servers: readonly ReadonlySet<string>[];
   /** Each tool's verb intents. */
   intents: readonly ReadonlySet<Intent>[];
+  /** The name, title and description alone: where a tool says what it does, for the query's verb. */
+  actions: Bm25Index;
 }
 
 /** Options of searchIndex. */
@@ -118,7 +126,11 @@ export function buildIndex(tools: readonly CatalogTool[], synonyms: SynonymGroup
   };
   const docs = tools.map((tool) => toolFields(tool, serverTerms));
   const intents = tools.map((tool) => toolIntents(tool.name, tool.description ?? ""));
-  return { tools, bm25: buildBm25(docs, FIELDS), synonyms, servers, intents };
+  const actions = buildBm25(
+    docs.map((fields) => fields.slice(0, ACTION_FIELDS)),
+    FIELDS.slice(0, ACTION_FIELDS),
+  );
+  return { tools, bm25: buildBm25(docs, FIELDS), synonyms, servers, intents, actions };
 }
 
 function hits(tools: readonly CatalogTool[], scores: Float64Array, options: SearchOptions): SearchHit[] {
@@ -133,9 +145,24 @@ function hits(tools: readonly CatalogTool[], scores: Float64Array, options: Sear
 /** The tools that best match a free-text query, best first; none when no word matched. */
 export function searchIndex(index: SearchIndex, query: string, options: SearchOptions = {}): SearchHit[] {
   const words = queryWords(query.slice(0, MAX_QUERY_CHARS)).map(phraseWord);
-  const { concepts, intents: wanted } = queryConcepts(words, index.synonyms);
-  const scores = scoreBm25(index.bm25, concepts);
-  const ceiling = scoreCeiling(index.bm25, concepts);
+  const { concepts: objects, verb, intents: wanted } = queryConcepts(words, index.synonyms);
+  const scores = scoreBm25(index.bm25, objects);
+  let ceiling = scoreCeiling(index.bm25, objects);
+  if (verb) {
+    // The verb is matched against what tools say they do, not their parameters: "email the invoice"
+    // is no reason to pick a tool that takes an `email`.
+    const verbScores = scoreBm25(index.actions, [verb]);
+    const anywhere = scoreBm25(index.bm25, [verb]);
+    for (let doc = 0; doc < scores.length; doc++) {
+      scores[doc] += Math.max(verbScores[doc], ELSEWHERE_SHARE * anywhere[doc]);
+    }
+    const verbCeiling = scoreCeiling(index.actions, [verb]);
+    ceiling = {
+      max: ceiling.max + verbCeiling.max,
+      unknown: ceiling.unknown + verbCeiling.unknown,
+      unknownWords: [...ceiling.unknownWords, ...verbCeiling.unknownWords],
+    };
+  }
   const names = nameLikeWords(query.slice(0, MAX_QUERY_CHARS));
   const unknown = ceiling.unknownWords.reduce(
     (sum, word) => sum + (names.has(word) ? UNKNOWN_NAME_WEIGHT : UNKNOWN_WORD_WEIGHT),

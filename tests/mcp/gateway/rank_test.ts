@@ -231,3 +231,26 @@ Deno.test("searchIndex weighs a lowercase word no tool uses above a name", () =>
   assert.deepEqual(names(searchIndex(index, "customer pizza soda brunch party")), []);
   assert.equal(names(searchIndex(index, "customer Jane Doe Acme Corp"))[0], "shop__get_customer");
 });
+
+// "email the invoice to the client" put tools taking an `email` parameter first: the leading verb is now
+// matched against what a tool says it does (name, title, description), never against its parameters.
+Deno.test("searchIndex matches the leading verb against what a tool does, not what it takes", () => {
+  const index = buildIndex([
+    tool("pay", "send_invoice", {
+      description: "Send an existing invoice to the specified recipient",
+      inputSchema: { type: "object", properties: { invoice_id: { type: "string" } } },
+    }),
+    tool("pay", "create_invoice", {
+      description: "Create an invoice for a customer",
+      inputSchema: {
+        type: "object",
+        properties: { customer: { type: "string" }, email: { type: "string" } },
+      },
+    }),
+    tool("pay", "list_customers", {
+      description: "List customers",
+      inputSchema: { type: "object", properties: { email: { type: "string" }, limit: { type: "number" } } },
+    }),
+  ]);
+  assert.equal(names(searchIndex(index, "email the invoice"))[0], "pay__send_invoice");
+});
