@@ -118,6 +118,8 @@ export const STOPWORDS: ReadonlySet<string> = new Set([
   "got",
   "gets",
   "one",
+  "last",
+  "past",
   "use",
   "using",
 ]);
