@@ -7,7 +7,7 @@
  */
 import table from "./synonyms.json" with { type: "json" };
 import { phraseWord } from "./synonyms.ts";
-import { identifierWords, splitWords } from "./tokenize.ts";
+import { splitWords } from "./tokenize.ts";
 
 /** An intent's name, as synonyms.json spells it. */
 export type Intent = string;

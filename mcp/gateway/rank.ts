@@ -19,6 +19,7 @@ import { type Intent, intentMatch, toolIntents } from "./intent.ts";
 import { queryConcepts } from "./query_concepts.ts";
 import { identifierWords, plainTokens, queryWords, splitWords, STOPWORDS } from "./tokenize.ts";
 import { toolText } from "./tool_text.ts";
+import { dropBelowGate, nameLikeWords } from "./no_match.ts";
 import type { CatalogTool, SearchHit } from "./types.ts";
 
 /** Field weights: name > title > description > parameters > server (b: how much length is normalised). */
@@ -41,35 +42,6 @@ const SERVER_BONUS = 1.5;
 
 /** What a tool whose verb is the query's (`create_instance` for "spin up a VM") multiplies its score by, less one. */
 const INTENT_BONUS = 0.4;
-
-/**
- * The least share of the query a tool must carry to be shown: its score over the most the query's words
- * could score, each word the catalog lacks counting UNKNOWN_WORD_WEIGHT of a rare word. Below it a hit
- * is a coincidence of one common word ("run the tests" against a notes server saying "run"), and "No
- * tool matches" is the honest answer.
- */
-const MIN_EVIDENCE = 0.12;
-
-/** A hit under this share of the gate is dropped even when the best hit passes it. */
-const TAIL_SHARE = 0.5;
-
-/** What a lowercase query word no tool uses counts in MIN_EVIDENCE's total, as a share of a rare word. */
-const UNKNOWN_WORD_WEIGHT = 0.75;
-
-/**
- * What a query word no tool uses counts when it is written like a name (`Acme`, `Priya`, `PROJ-17`,
- * `i-0abc`): an argument the tool takes, not a thing the catalog lacks.
- */
-const UNKNOWN_NAME_WEIGHT = 0.25;
-
-/** The query's words (as phraseWord gives them) written like names: capitalised, or with digits. */
-function nameLikeWords(query: string): Set<string> {
-  const names = new Set<string>();
-  for (const chunk of query.split(/\s+/)) {
-    if (/^["'(]?[A-Z]|\d/.test(chunk)) { for (const word of splitWords(chunk)) names.add(phraseWord(word)); }
-  }
-  return names;
-}
 
 /** Characters of a query that are ranked: a query is a phrase, and a longer one costs time per word. */
 export const MAX_QUERY_CHARS = 1_000;
@@ -163,16 +135,7 @@ export function searchIndex(index: SearchIndex, query: string, options: SearchOp
       unknownWords: [...ceiling.unknownWords, ...verbCeiling.unknownWords],
     };
   }
-  const names = nameLikeWords(query.slice(0, MAX_QUERY_CHARS));
-  const unknown = ceiling.unknownWords.reduce(
-    (sum, word) => sum + (names.has(word) ? UNKNOWN_NAME_WEIGHT : UNKNOWN_WORD_WEIGHT),
-    0,
-  );
-  const gate = MIN_EVIDENCE * (ceiling.max + unknown * rareWordScore(index.bm25));
-  // The best hit must reach the gate, or nothing is shown; a hit below half of it is noise beside one that does.
-  const best = scores.reduce((most, score) => Math.max(most, score), 0);
-  const floor = best < gate ? Infinity : gate * TAIL_SHARE;
-  for (let doc = 0; doc < scores.length; doc++) if (scores[doc] < floor) scores[doc] = 0;
+  dropBelowGate(scores, ceiling, nameLikeWords(query.slice(0, MAX_QUERY_CHARS)), rareWordScore(index.bm25));
   // Naming a server ("... on slack", "the s3 bucket") is the agent saying where to look.
   const named = new Set(words);
   index.servers.forEach((server, doc) => {
