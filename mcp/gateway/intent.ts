@@ -16,7 +16,7 @@ export type Intent = string;
 export type IntentTable = ReadonlyMap<string, readonly { intent: Intent; phrase: readonly string[] }[]>;
 
 /** Intents that are all ways of looking something up: one stands in for another at half the bonus. */
-const LOOKUPS: ReadonlySet<Intent> = new Set(["list", "read", "search"]);
+export const LOOKUPS: ReadonlySet<Intent> = new Set(["list", "read", "search"]);
 
 /** Words an agent puts before the verb ("please", "can you", "I need to"), skipped to find it. */
 const LEAD_INS: ReadonlySet<string> = new Set([

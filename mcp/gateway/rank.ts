@@ -15,7 +15,7 @@ import {
 } from "./bm25.ts";
 import { stem } from "./stem.ts";
 import { phraseWord, type SynonymGroups, SYNONYMS } from "./synonyms.ts";
-import { type Intent, intentMatch, toolIntents } from "./intent.ts";
+import { type Intent, intentMatch, LOOKUPS, toolIntents } from "./intent.ts";
 import { queryConcepts } from "./query_concepts.ts";
 import { identifierWords, plainTokens, queryWords, splitWords, STOPWORDS } from "./tokenize.ts";
 import { toolText } from "./tool_text.ts";
@@ -30,6 +30,12 @@ const FIELDS: readonly FieldSpec[] = [
   { weight: 1, b: 0.75 }, // parameter names and descriptions
   { weight: 0.8, b: 0.3 }, // server name and instructions
 ];
+
+/**
+ * How much a tool's own read-only annotation moves it, up when the query looks something up and it is
+ * read-only or the query changes something and it is not, down otherwise.
+ */
+const READ_ONLY_SHARE = 0.1;
 
 /** The first fields, where a tool says what it does: name, title, description. */
 const ACTION_FIELDS = 3;
@@ -142,8 +148,14 @@ export function searchIndex(index: SearchIndex, query: string, options: SearchOp
     if ([...server].some((term) => named.has(term))) scores[doc] *= SERVER_BONUS;
   });
   if (wanted.size > 0) {
+    const lookup = [...wanted].every((intent) => LOOKUPS.has(intent));
     index.intents.forEach((intents, doc) => {
-      if (scores[doc] > 0) scores[doc] *= 1 + INTENT_BONUS * intentMatch(wanted, intents);
+      if (scores[doc] === 0) return;
+      scores[doc] *= 1 + INTENT_BONUS * intentMatch(wanted, intents);
+      const readOnly = index.tools[doc].annotations?.readOnlyHint;
+      if (readOnly !== undefined) {
+        scores[doc] *= readOnly === lookup ? 1 + READ_ONLY_SHARE : 1 - READ_ONLY_SHARE;
+      }
     });
   }
   return hits(index.tools, scores, options);

@@ -254,3 +254,20 @@ Deno.test("searchIndex matches the leading verb against what a tool does, not wh
   ]);
   assert.equal(names(searchIndex(index, "email the invoice"))[0], "pay__send_invoice");
 });
+
+// A tool's own readOnlyHint says whether it looks up or changes: it lifts the read-only twin for a lookup
+// and the other for a change, when their words tie.
+Deno.test("searchIndex weighs a tool's read-only annotation by what the query asks", () => {
+  const index = buildIndex([
+    tool("crm", "contacts", {
+      description: "Contacts of the CRM",
+      annotations: { readOnlyHint: false },
+    }),
+    tool("crm", "contact_records", {
+      description: "Contacts of the CRM",
+      annotations: { readOnlyHint: true },
+    }),
+  ]);
+  assert.equal(names(searchIndex(index, "show me the contacts"))[0], "crm__contact_records");
+  assert.equal(names(searchIndex(index, "delete the contacts"))[0], "crm__contacts");
+});
