@@ -8,6 +8,8 @@ import { bm25Baseline, buildIndex, searchIndex } from "../../mcp/gateway/rank.ts
 import type { CatalogTool, SearchHit } from "../../mcp/gateway/types.ts";
 import { fixtureQueries, fixtureTools } from "../../tests/mcp/gateway/fixture/catalog.ts";
 import {
+  AGENTS_HELD_QUERIES,
+  AGENTS_SET_DIR,
   BLIND_SET_DIR,
   DEV_SET_DIR,
   type LabeledQuery,
@@ -51,6 +53,8 @@ export function printQuality(options: { heldout?: string | undefined; misses?: b
     { name: "project fixture", tools: fixtureTools(), queries: fixtureQueries() },
     { name: "dev set", ...loadQuerySet(DEV_SET_DIR) },
     { name: "blind set", ...loadQuerySet(BLIND_SET_DIR) },
+    { name: "agents (tune half)", ...loadQuerySet(AGENTS_SET_DIR) },
+    { name: "agents (held half)", ...loadQuerySet(AGENTS_SET_DIR, AGENTS_HELD_QUERIES) },
   ];
   if (options.heldout) sets.push({ name: "held-out", ...loadQuerySet(options.heldout) });
   console.log(

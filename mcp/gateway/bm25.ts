@@ -84,14 +84,16 @@ function idf(index: Bm25Index, df: number): number {
 
 /**
  * The most the query's concepts could score in one document (each word matched at an infinite term
- * frequency, by the concept's best alternative), and how many concepts no document matches at all.
+ * frequency, by the concept's best alternative), and how many concepts no document matches at all (and
+ * the first word of each).
  */
 export function scoreCeiling(
   index: Bm25Index,
   concepts: readonly Concept[],
-): { max: number; unknown: number } {
+): { max: number; unknown: number; unknownWords: string[] } {
   let max = 0;
   let unknown = 0;
+  const unknownWords: string[] = [];
   for (const concept of concepts) {
     let best = 0;
     for (const { words, weight } of concept) {
@@ -103,9 +105,12 @@ export function scoreCeiling(
       best = Math.max(best, most);
     }
     if (best > 0) max += best;
-    else unknown++;
+    else {
+      unknown++;
+      unknownWords.push(concept[0]?.words[0] ?? "");
+    }
   }
-  return { max, unknown };
+  return { max, unknown, unknownWords };
 }
 
 /** What a word that one document holds would score at most: the weight an unknown word is given. */

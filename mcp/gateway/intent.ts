@@ -7,7 +7,7 @@
  */
 import table from "./synonyms.json" with { type: "json" };
 import { phraseWord } from "./synonyms.ts";
-import { identifierWords, splitWords } from "./tokenize.ts";
+import { splitWords } from "./tokenize.ts";
 
 /** An intent's name, as synonyms.json spells it. */
 export type Intent = string;
@@ -16,7 +16,7 @@ export type Intent = string;
 export type IntentTable = ReadonlyMap<string, readonly { intent: Intent; phrase: readonly string[] }[]>;
 
 /** Intents that are all ways of looking something up: one stands in for another at half the bonus. */
-const LOOKUPS: ReadonlySet<Intent> = new Set(["list", "read", "search"]);
+export const LOOKUPS: ReadonlySet<Intent> = new Set(["list", "read", "search"]);
 
 /** Words an agent puts before the verb ("please", "can you", "I need to"), skipped to find it. */
 const LEAD_INS: ReadonlySet<string> = new Set([
@@ -79,7 +79,7 @@ function intentsAt(
 }
 
 /** The query's leading verb: its intents and where it stands (after any lead-in); no intents if none. */
-function leadingVerb(
+export function leadingVerb(
   words: readonly string[],
   table: IntentTable = INTENTS,
 ): { intents: Set<Intent>; start: number; length: number } {
@@ -96,11 +96,13 @@ export function queryIntents(words: readonly string[], table: IntentTable = INTE
 /** A tool's intents: those of its name's first word and of its description's first word. */
 export function toolIntents(name: string, description: string, table: IntentTable = INTENTS): Set<Intent> {
   const intents = new Set<Intent>();
-  // The name's first word only: a verb after a prefix is often a noun (`browser_file_upload`), and the
-  // description of a prefixed name (`fs_list`, `notes_write`) says the verb first.
-  for (const intent of intentsAt(identifierWords(name).map(phraseWord), 0, table).intents) {
-    intents.add(intent);
-  }
+  // The name's first word, else its last: a verb in the middle is often a noun (`browser_file_upload`),
+  // and the description of a prefixed name (`fs_list`, `notes_write`) says the verb first.
+  const words = splitWords(name).map(phraseWord);
+  let fromName = intentsAt(words, 0, table).intents;
+  // Named noun first (`pods_list`, `dns_record_create`, `users_profile_get`): the verb is the last word.
+  if (fromName.size === 0 && words.length > 1) fromName = intentsAt(words, words.length - 1, table).intents;
+  for (const intent of fromName) intents.add(intent);
   const first = splitWords(description.slice(0, 40)).slice(0, 3).map(phraseWord);
   for (const intent of intentsAt(first, 0, table).intents) intents.add(intent);
   return intents;

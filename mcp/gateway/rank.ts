@@ -14,10 +14,12 @@ import {
   topDocuments,
 } from "./bm25.ts";
 import { stem } from "./stem.ts";
-import { expandQuery, phraseWord, type SynonymGroups, SYNONYMS } from "./synonyms.ts";
-import { type Intent, intentMatch, queryIntents, toolIntents } from "./intent.ts";
+import { phraseWord, type SynonymGroups, SYNONYMS } from "./synonyms.ts";
+import { type Intent, intentMatch, LOOKUPS, toolIntents } from "./intent.ts";
+import { queryConcepts } from "./query_concepts.ts";
 import { identifierWords, plainTokens, queryWords, splitWords, STOPWORDS } from "./tokenize.ts";
 import { toolText } from "./tool_text.ts";
+import { dropBelowGate, nameLikeWords } from "./no_match.ts";
 import type { CatalogTool, SearchHit } from "./types.ts";
 
 /** Field weights: name > title > description > parameters > server (b: how much length is normalised). */
@@ -29,25 +31,23 @@ const FIELDS: readonly FieldSpec[] = [
   { weight: 0.8, b: 0.3 }, // server name and instructions
 ];
 
+/**
+ * How much a tool's own read-only annotation moves it, up when the query looks something up and it is
+ * read-only or the query changes something and it is not, down otherwise.
+ */
+const READ_ONLY_SHARE = 0.1;
+
+/** The first fields, where a tool says what it does: name, title, description. */
+const ACTION_FIELDS = 3;
+
+/** What the leading verb found only in a tool's parameters or server counts, against what it does. */
+const ELSEWHERE_SHARE = 0.5;
+
 /** What naming a tool's server in the query multiplies its score by. */
 const SERVER_BONUS = 1.5;
 
 /** What a tool whose verb is the query's (`create_instance` for "spin up a VM") multiplies its score by, less one. */
 const INTENT_BONUS = 0.4;
-
-/**
- * The least share of the query a tool must carry to be shown: its score over the most the query's words
- * could score, each word the catalog lacks counting UNKNOWN_WORD_WEIGHT of a rare word. Below it a hit
- * is a coincidence of one common word ("run the tests" against a notes server saying "run"), and "No
- * tool matches" is the honest answer.
- */
-const MIN_EVIDENCE = 0.1;
-
-/** A hit under this share of the gate is dropped even when the best hit passes it. */
-const TAIL_SHARE = 0.5;
-
-/** What a query word no tool uses counts in MIN_EVIDENCE's total, as a share of a rare word: it may be a name. */
-const UNKNOWN_WORD_WEIGHT = 0.5;
 
 /** Characters of a query that are ranked: a query is a phrase, and a longer one costs time per word. */
 export const MAX_QUERY_CHARS = 1_000;
@@ -61,6 +61,8 @@ export interface SearchIndex {
   servers: readonly ReadonlySet<string>[];
   /** Each tool's verb intents. */
   intents: readonly ReadonlySet<Intent>[];
+  /** The name, title and description alone: where a tool says what it does, for the query's verb. */
+  actions: Bm25Index;
 }
 
 /** Options of searchIndex. */
@@ -102,7 +104,11 @@ export function buildIndex(tools: readonly CatalogTool[], synonyms: SynonymGroup
   };
   const docs = tools.map((tool) => toolFields(tool, serverTerms));
   const intents = tools.map((tool) => toolIntents(tool.name, tool.description ?? ""));
-  return { tools, bm25: buildBm25(docs, FIELDS), synonyms, servers, intents };
+  const actions = buildBm25(
+    docs.map((fields) => fields.slice(0, ACTION_FIELDS)),
+    FIELDS.slice(0, ACTION_FIELDS),
+  );
+  return { tools, bm25: buildBm25(docs, FIELDS), synonyms, servers, intents, actions };
 }
 
 function hits(tools: readonly CatalogTool[], scores: Float64Array, options: SearchOptions): SearchHit[] {
@@ -117,24 +123,39 @@ function hits(tools: readonly CatalogTool[], scores: Float64Array, options: Sear
 /** The tools that best match a free-text query, best first; none when no word matched. */
 export function searchIndex(index: SearchIndex, query: string, options: SearchOptions = {}): SearchHit[] {
   const words = queryWords(query.slice(0, MAX_QUERY_CHARS)).map(phraseWord);
-  const concepts = expandQuery(words, index.synonyms);
-  const scores = scoreBm25(index.bm25, concepts);
-  const ceiling = scoreCeiling(index.bm25, concepts);
-  const gate = MIN_EVIDENCE *
-    (ceiling.max + ceiling.unknown * UNKNOWN_WORD_WEIGHT * rareWordScore(index.bm25));
-  // The best hit must reach the gate, or nothing is shown; a hit below half of it is noise beside one that does.
-  const best = scores.reduce((most, score) => Math.max(most, score), 0);
-  const floor = best < gate ? Infinity : gate * TAIL_SHARE;
-  for (let doc = 0; doc < scores.length; doc++) if (scores[doc] < floor) scores[doc] = 0;
+  const { concepts: objects, verb, intents: wanted } = queryConcepts(words, index.synonyms);
+  const scores = scoreBm25(index.bm25, objects);
+  let ceiling = scoreCeiling(index.bm25, objects);
+  if (verb) {
+    // The verb is matched against what tools say they do, not their parameters: "email the invoice"
+    // is no reason to pick a tool that takes an `email`.
+    const verbScores = scoreBm25(index.actions, [verb]);
+    const anywhere = scoreBm25(index.bm25, [verb]);
+    for (let doc = 0; doc < scores.length; doc++) {
+      scores[doc] += Math.max(verbScores[doc], ELSEWHERE_SHARE * anywhere[doc]);
+    }
+    const verbCeiling = scoreCeiling(index.actions, [verb]);
+    ceiling = {
+      max: ceiling.max + verbCeiling.max,
+      unknown: ceiling.unknown + verbCeiling.unknown,
+      unknownWords: [...ceiling.unknownWords, ...verbCeiling.unknownWords],
+    };
+  }
+  dropBelowGate(scores, ceiling, nameLikeWords(query.slice(0, MAX_QUERY_CHARS)), rareWordScore(index.bm25));
   // Naming a server ("... on slack", "the s3 bucket") is the agent saying where to look.
   const named = new Set(words);
   index.servers.forEach((server, doc) => {
     if ([...server].some((term) => named.has(term))) scores[doc] *= SERVER_BONUS;
   });
-  const wanted = queryIntents(words);
   if (wanted.size > 0) {
+    const lookup = [...wanted].every((intent) => LOOKUPS.has(intent));
     index.intents.forEach((intents, doc) => {
-      if (scores[doc] > 0) scores[doc] *= 1 + INTENT_BONUS * intentMatch(wanted, intents);
+      if (scores[doc] === 0) return;
+      scores[doc] *= 1 + INTENT_BONUS * intentMatch(wanted, intents);
+      const readOnly = index.tools[doc].annotations?.readOnlyHint;
+      if (readOnly !== undefined) {
+        scores[doc] *= readOnly === lookup ? 1 + READ_ONLY_SHARE : 1 - READ_ONLY_SHARE;
+      }
     });
   }
   return hits(index.tools, scores, options);

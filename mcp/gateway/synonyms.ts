@@ -81,8 +81,17 @@ function membersByFirstWord(groups: SynonymGroups): Map<string, Member[]> {
   return members;
 }
 
-function startsAt(words: readonly string[], at: number, phrase: readonly string[]): boolean {
-  return phrase.every((word, i) => words[at + i] === word);
+/** Articles a query puts inside a phrase ("add a column", "file a bug") that the table writes without. */
+const ARTICLES: ReadonlySet<string> = new Set(["a", "an", "the"]);
+
+/** How many query words from `at` the phrase spans (an article between two of its words included), or 0. */
+function spanAt(words: readonly string[], at: number, phrase: readonly string[]): number {
+  let i = at;
+  for (let p = 0; p < phrase.length; p++, i++) {
+    if (p > 0 && ARTICLES.has(words[i]) && !ARTICLES.has(phrase[p])) i++; // one article, so no rescans
+    if (words[i] !== phrase[p]) return 0;
+  }
+  return i - at;
 }
 
 /** One concept: `own` at weight 1, the other phrases of each matched member's group at theirs. */
@@ -108,25 +117,39 @@ function alternatives(own: readonly string[], matched: readonly Member[], loose:
  * abbreviation and its expansion stand for each other at ABBREVIATION_WEIGHT.
  */
 export function expandQuery(words: readonly string[], groups: SynonymGroups = SYNONYMS): Concept[] {
+  return expandQueryAt(words, groups).map(({ concept }) => concept);
+}
+
+/** expandQuery's concepts, each with the index of the query word it starts at. */
+export function expandQueryAt(
+  words: readonly string[],
+  groups: SynonymGroups = SYNONYMS,
+): { concept: Concept; at: number }[] {
   const members = membersByFirstWord(groups);
-  const concepts: Concept[] = [];
+  const concepts: { concept: Concept; at: number }[] = [];
   for (let at = 0; at < words.length;) {
     let longest = 1;
+    let span = 1;
     let phrases: Member[] = [];
     const single: Member[] = [];
     for (const member of members.get(words[at]) ?? []) {
-      if (!startsAt(words, at, member.phrase)) continue;
+      const spanned = spanAt(words, at, member.phrase);
+      if (spanned === 0) continue;
       if (member.phrase.length === 1) single.push(member);
-      else if (member.phrase.length > longest) [longest, phrases] = [member.phrase.length, [member]];
-      else if (member.phrase.length === longest) phrases.push(member);
+      else if (member.phrase.length > longest) {
+        [longest, span, phrases] = [member.phrase.length, spanned, [member]];
+      } else if (member.phrase.length === longest) phrases.push(member);
     }
     if (phrases.length > 0) {
-      concepts.push(alternatives(words.slice(at, at + longest), phrases, PHRASE_SYNONYM_WEIGHT));
-      at += longest;
+      const own = words.slice(at, at + span).filter((word) => !ARTICLES.has(word));
+      concepts.push({ concept: alternatives(own, phrases, PHRASE_SYNONYM_WEIGHT), at });
+      at += span;
     } else {
-      if (!STOPWORDS.has(words[at])) concepts.push(alternatives([words[at]], single, SYNONYM_WEIGHT));
+      if (!STOPWORDS.has(words[at])) {
+        concepts.push({ concept: alternatives([words[at]], single, SYNONYM_WEIGHT), at });
+      }
       at++;
     }
   }
-  return concepts.filter((concept) => concept.length > 0);
+  return concepts.filter(({ concept }) => concept.length > 0);
 }

@@ -48,6 +48,7 @@ export const STOPWORDS: ReadonlySet<string> = new Set([
   "any",
   "if",
   "via",
+  "about",
   // Auxiliaries, pronouns and the remains of contractions ("what's" → what, s; "hasn't" → hasn, t); not
   // "don" or "won": "done" stems to "don", and "won" is a deal's stage.
   "was",
@@ -91,6 +92,74 @@ export const STOPWORDS: ReadonlySet<string> = new Set([
   "latest",
   "every",
   "everything",
+  // Fillers that say nothing about a tool ("does nothing", "just the failed jobs", "right now").
+  "nothing",
+  "something",
+  "anything",
+  "just",
+  "really",
+  "also",
+  "still",
+  "yet",
+  "now",
+  "currently",
+  "again",
+  "so",
+  "than",
+  "then",
+  "when",
+  "while",
+  "too",
+  "very",
+  "am",
+  "i'm",
+  "let",
+  "lets",
+  "got",
+  "gets",
+  "one",
+  "last",
+  "past",
+  "did",
+  "few",
+  "anymore",
+  "up",
+  "out",
+  "off",
+  "everyone",
+  "anyone",
+  "someone",
+  "use",
+  "using",
+]);
+
+/** Units that follow a number ("30 min", "100GB" split, "2 weeks"): with the number, an argument. */
+const UNITS: ReadonlySet<string> = new Set([
+  "min",
+  "mins",
+  "minute",
+  "minutes",
+  "h",
+  "hr",
+  "hrs",
+  "hour",
+  "hours",
+  "day",
+  "days",
+  "week",
+  "weeks",
+  "month",
+  "months",
+  "sec",
+  "secs",
+  "seconds",
+  "ms",
+  "kb",
+  "mb",
+  "gb",
+  "tb",
+  "percent",
+  "times",
 ]);
 
 /**
@@ -149,9 +218,15 @@ export function identifierWords(name: string): string[] {
  */
 export function queryWords(query: string): string[] {
   const words: string[] = [];
+  let afterNumber = false;
   for (const chunk of query.split(/\s+/)) {
     if (chunk === "") continue;
+    if (afterNumber && UNITS.has(chunk.toLowerCase().replace(/[,.;:!?)]+$/, ""))) {
+      afterNumber = false;
+      continue;
+    }
     const value = valueWords(chunk);
+    afterNumber = value?.length === 0 && /\d/.test(chunk);
     if (value) {
       words.push(...value);
       continue;

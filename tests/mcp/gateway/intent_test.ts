@@ -34,3 +34,11 @@ Deno.test("intentMatch: the same intent counts fully, another way to look up cou
   assert.equal(intentMatch(new Set(["create"]), new Set(["list"])), 0);
   assert.equal(intentMatch(new Set(["delete"]), new Set()), 0);
 });
+
+// Servers that name the noun first (`pods_list`, `dns_record_create`) had no intent, so the verb bonus
+// never reached them.
+Deno.test("toolIntents reads the last word of a name that does not start with a verb", () => {
+  assert.deepEqual([...toolIntents("pods_list", "")], ["list"]);
+  assert.deepEqual([...toolIntents("dns_record_create", "")], ["create"]);
+  assert.deepEqual([...toolIntents("browser_file_upload", "")], [], "a verb in the middle is not read");
+});

@@ -200,3 +200,74 @@ Deno.test("searchIndex over notes, sql and fs: fs_list for directories, nothing 
     assert.deepEqual(names(searchIndex(index, query)), [], query);
   }
 });
+
+// A leading verb that is also a noun ("check my inbox") matched a tool named for the noun (`check_domain`)
+// above the tool for what the query is about.
+Deno.test("searchIndex counts a leading verb below the words of what the query is about", () => {
+  const index = buildIndex([
+    tool("git", "create_or_update_file", { description: "Create or update a single file in a repository" }),
+    tool("git", "create_issue", { description: "Create a new issue in a repository" }),
+    tool("web", "check_domain_availability", { description: "Check if domain names are available" }),
+    tool("mail", "search_messages", { description: "Search messages in the user's mailbox by a query" }),
+  ]);
+  assert.equal(
+    names(searchIndex(index, "check my inbox for mail from the bank"))[0],
+    "mail__search_messages",
+  );
+});
+
+// A query no tool answers shared one word with a tool and got it: a lowercase word no tool uses now counts
+// three quarters of a rare word against the query (it was half), one written like a name (`Acme`, `PROJ-7`)
+// a quarter: a name is an argument, not something the catalog lacks.
+Deno.test("searchIndex weighs a lowercase word no tool uses above a name", () => {
+  const index = buildIndex([
+    tool("shop", "create_order", { description: "Create an order for a customer" }),
+    tool("shop", "list_orders", { description: "List orders of a customer" }),
+    tool("shop", "get_customer", { description: "Get a customer by id" }),
+    tool("shop", "refund_payment", { description: "Refund a payment" }),
+    tool("shop", "list_products", { description: "List products in the store" }),
+    tool("shop", "update_inventory", { description: "Set stock of a product" }),
+  ]);
+  assert.deepEqual(names(searchIndex(index, "customer pizza soda brunch party")), []);
+  assert.equal(names(searchIndex(index, "customer Jane Doe Acme Corp"))[0], "shop__get_customer");
+});
+
+// "email the invoice to the client" put tools taking an `email` parameter first: the leading verb is now
+// matched against what a tool says it does (name, title, description), never against its parameters.
+Deno.test("searchIndex matches the leading verb against what a tool does, not what it takes", () => {
+  const index = buildIndex([
+    tool("pay", "send_invoice", {
+      description: "Send an existing invoice to the specified recipient",
+      inputSchema: { type: "object", properties: { invoice_id: { type: "string" } } },
+    }),
+    tool("pay", "create_invoice", {
+      description: "Create an invoice for a customer",
+      inputSchema: {
+        type: "object",
+        properties: { customer: { type: "string" }, email: { type: "string" } },
+      },
+    }),
+    tool("pay", "list_customers", {
+      description: "List customers",
+      inputSchema: { type: "object", properties: { email: { type: "string" }, limit: { type: "number" } } },
+    }),
+  ]);
+  assert.equal(names(searchIndex(index, "email the invoice"))[0], "pay__send_invoice");
+});
+
+// A tool's own readOnlyHint says whether it looks up or changes: it lifts the read-only twin for a lookup
+// and the other for a change, when their words tie.
+Deno.test("searchIndex weighs a tool's read-only annotation by what the query asks", () => {
+  const index = buildIndex([
+    tool("crm", "contacts", {
+      description: "Contacts of the CRM",
+      annotations: { readOnlyHint: false },
+    }),
+    tool("crm", "contact_records", {
+      description: "Contacts of the CRM",
+      annotations: { readOnlyHint: true },
+    }),
+  ]);
+  assert.equal(names(searchIndex(index, "show me the contacts"))[0], "crm__contact_records");
+  assert.equal(names(searchIndex(index, "delete the contacts"))[0], "crm__contacts");
+});

@@ -39,4 +39,22 @@ Deno.test("stem leaves short words, doubled letters that belong, and non-words a
   assert.equal(stem("s3"), "s3");
   assert.equal(stem("list_issues"), "list_issues");
   assert.equal(stem("user"), "user");
+  // Irregular and British forms meet their base ("who sent it", "cancelled subscriptions", "organisation").
+  for (
+    const [a, b] of [
+      ["sent", "send"],
+      ["broken", "break"],
+      ["frozen", "freeze"],
+      ["written", "write"],
+      ["indices", "index"],
+      ["cancelled", "cancel"],
+      ["labelled", "labeled"],
+      ["organisation", "organization"],
+      ["authorised", "authorize"],
+      ["analyse", "analyze"],
+    ]
+  ) assert.equal(stem(a), stem(b), `${a} / ${b}`);
+  assert.equal(stem("raise"), stem("raised"), "every form of a short -ise word stays as it is");
+  // "prod" stands for "production", which must not meet a shop's "products".
+  assert.notEqual(stem("production"), stem("products"));
 });

@@ -59,3 +59,16 @@ Deno.test("the synonym table is well formed: 40+ groups, no empty or duplicate p
   const ticket = SYNONYMS.find(({ phrases }) => phrases.some((phrase) => phrase[0] === stem("ticket")));
   assert.ok(ticket?.phrases.some((phrase) => phrase[0] === stem("issue")), "ticket and issue share a group");
 });
+
+// "add a column", "file a bug": the table writes its phrases without articles, and a query puts one in.
+Deno.test("expandQuery matches a phrase with an article between its words", () => {
+  const table = compileSynonyms([["migration", "add column"], ["remove", "get rid of"]]);
+  const concepts = expandQuery(["add", "a", "column", "to", "user"], table);
+  assert.deepEqual(alternatives(concepts[0]), { "add column": 1, migrat: 0.8 });
+  assert.equal(concepts.length, 2, "the phrase, then user");
+  assert.deepEqual(
+    alternatives(expandQuery(["add", "a", "a", "column"], table)[0]),
+    { add: 1 },
+    "one article",
+  );
+});
