@@ -12,7 +12,9 @@ import { readSandboxConfig, type SandboxConfig } from "./config.ts";
 import { buildPolicy } from "./policy.ts";
 import { prepareLinuxJob } from "./linux.ts";
 import { type LinuxProbe, probeBwrap } from "./linux_probe.ts";
-import { networkSetup } from "./network.ts";
+import { type BridgeState, type NetworkSetup, networkSetup, startBridge } from "./network.ts";
+import type { JobProxy } from "./proxy.ts";
+import { refusalNote } from "./proxy_refusal.ts";
 import { Placeholders } from "./placeholders.ts";
 import type { SandboxPlan } from "./plan.ts";
 import { cacheDir, createSandboxDirs, removeSandboxDirs, type SandboxDirs } from "./private_dirs.ts";
@@ -65,6 +67,9 @@ export class Sandbox {
   #plans = new Map<string, Promise<SandboxPlan>>();
   #problems: string[] = [];
   #placeholders: Placeholders;
+  /** The allow-list's bridge per list of domains (one in practice: the roots rarely change). */
+  #bridges = new Map<string, Promise<BridgeState>>();
+  #jobCount = 0;
   #closed = false;
 
   constructor(options: SandboxOptions) {
@@ -87,7 +92,7 @@ export class Sandbox {
       problems: this.#problems,
       engine: `bubblewrap ${probe.version?.replace(/^bubblewrap\s*/i, "") ?? ""}`.trim(),
       plan,
-      network: networkSetup(plan.network),
+      network: await this.#network(plan),
       filter: seccompFilter(Deno.build.arch) !== null,
     });
   }
@@ -111,29 +116,43 @@ export class Sandbox {
     }
     const plan = await this.#plan();
     const dirs = await this.#dirsOnce();
-    const network = networkSetup(plan.network);
+    const network = await this.#network(plan);
     const home = this.#options.env.HOME;
     const keep = [
       ...(network.share ? ["/etc/resolv.conf"] : []),
       ...(home && home.startsWith("/tmp/") ? [home] : []),
     ];
-    const job = await prepareLinuxJob(plan, {
-      bwrap: probe.bwrap,
-      disableUserns: probe.disableUserns,
-      filterPath: dirs.filter,
-      shareNetwork: network.share,
-      network,
-      cwd,
-      keep: await Promise.all(keep.map((path) => Deno.realPath(path).catch(() => path))),
-      placeholders: this.#placeholders,
-    });
+    // Each job its own proxy listener: its refusals are known by job, for its result's one line.
+    const socat = network.bridge?.socat;
+    const proxy: JobProxy | undefined = network.bridge?.proxy?.openJob(String(++this.#jobCount));
+    let job;
+    try {
+      job = await prepareLinuxJob(plan, {
+        bwrap: probe.bwrap,
+        disableUserns: probe.disableUserns,
+        filterPath: dirs.filter,
+        shareNetwork: network.share,
+        bridge: socat && proxy?.socketPath ? { socat, socketPath: proxy.socketPath } : undefined,
+        cwd,
+        keep: await Promise.all(keep.map((path) => Deno.realPath(path).catch(() => path))),
+        placeholders: this.#placeholders,
+      });
+    } catch (error) {
+      await proxy?.close();
+      throw error;
+    }
+    const linux = job;
     return {
       scriptDir: dirs.temp,
       visibleScriptDir: "/tmp",
-      wrap: job.wrap,
-      explain: (output) => explainRefusal(output, plan, { cwd, networkNote: network.note }),
-      release: job.release,
-      isSandboxProcess: job.isSandboxProcess,
+      wrap: linux.wrap,
+      explain: (output) =>
+        (proxy && refusalNote(proxy.deniedHosts())) ??
+          explainRefusal(output, plan, { cwd, networkNote: network.note }),
+      release: async () => {
+        await Promise.all([linux.release(), proxy?.close()]);
+      },
+      isSandboxProcess: linux.isSandboxProcess,
     };
   }
 
@@ -141,6 +160,8 @@ export class Sandbox {
   async close(): Promise<void> {
     this.#closed = true;
     const dirs = await this.#dirs?.catch(() => undefined);
+    const bridges = await Promise.all(this.#bridges.values());
+    await Promise.all(bridges.map((bridge) => "proxy" in bridge ? bridge.proxy?.close() : undefined));
     if (!dirs || this.#options.inspect) return;
     await this.#placeholders.close();
     await removeSandboxDirs(dirs);
@@ -177,6 +198,29 @@ export class Sandbox {
     return os === "windows"
       ? "Windows jobs are not sandboxed (no sandbox engine for Windows)"
       : `no sandbox engine for ${os} yet`;
+  }
+
+  /** The network setup of `plan`; the allow-list's proxy starts the first time a list is asked for. */
+  async #network(plan: SandboxPlan): Promise<NetworkSetup> {
+    if (plan.network.kind !== "allow") return networkSetup(plan.network);
+    const domains = plan.network.domains;
+    const key = JSON.stringify(domains);
+    let bridge = this.#bridges.get(key);
+    if (!bridge) {
+      bridge = (async () => {
+        const dirs = await this.#dirsOnce();
+        const state = await startBridge(domains, {
+          env: { PATH: this.#options.env.PATH },
+          writable: plan.writable,
+          socketDir: dirs.network,
+          inspect: this.#options.inspect,
+        });
+        if ("proxy" in state && state.proxy && this.#closed) await state.proxy.close();
+        return state;
+      })();
+      this.#bridges.set(key, bridge);
+    }
+    return networkSetup(plan.network, await bridge);
   }
 
   #dirsOnce(): Promise<SandboxDirs> {
