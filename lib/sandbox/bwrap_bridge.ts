@@ -39,7 +39,9 @@ const BRIDGE_SCRIPT = "s=$1 k=$2; shift 2; exec 4<&0\n" +
   `{ "$s" -d -d TCP-LISTEN:${BRIDGE_PORT},bind=127.0.0.1,fork,max-children=64 "UNIX-CONNECT:$k" ` +
   "</dev/null 2>&1 >/dev/null 4<&- & echo $!; } | {\n" +
   "p= ok=; while read -r l; do case $l in *listening*) ok=1;; ''|*[!0-9]*) ;; *) p=$l;; esac\n" +
-  '[ -n "$p" ] && [ -n "$ok" ] && break; done\n' +
+  // socat's later notices (one per connection) go to a pipe nobody reads: closed, not left to fill up
+  // and block it (socat ignores SIGPIPE).
+  '[ -n "$p" ] && [ -n "$ok" ] && break; done; exec </dev/null\n' +
   `{ { trap '' PIPE; printf '%65537s' ''; kill -KILL "$p"; } </dev/null 2>/dev/null 4<&- & } | ` +
   '{ exec "$@" 5<&0 <&4 4<&-; }\n}';
 

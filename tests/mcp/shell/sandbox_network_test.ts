@@ -47,6 +47,14 @@ Deno.test({
     });
     assert.match(fetched, /^exit 0 after [^\n]*\nthrough the proxy\n/, fetched);
     assert.equal(target.requests(), 2);
+    // Hundreds of connections in one job: socat's notices about each must not fill a pipe and stall it.
+    const many = await server.call("shell_run", {
+      command: `NO_PROXY= no_proxy= curl -s --max-time 60 -H 'Connection: close' ` +
+        `$(yes ${url} | head -n 400) | grep -c 'through the proxy'`,
+      timeout_s: 90,
+      wait_s: 50,
+    });
+    assert.match(many, /^exit 0 after [^\n]*\n400$/, many);
     await waitFor(
       "the log to name the allow-list",
       () => /network allow-list \(\d+ domains\)/.test(server.stderr()),
