@@ -88,6 +88,33 @@ export class Placeholders {
     });
   }
 
+  /**
+   * Removes the lock files of folders no server uses now, with the placeholders still recorded in them:
+   * those of killed servers (whose workspace may be gone: nobody would sweep it again). With `use` free no
+   * job runs in that folder, as in {@link sweep}. Returns how many pairs went.
+   */
+  async sweepLockFiles(): Promise<number> {
+    this.#dir ??= prepareLockDir(this.#lockDir, "Cannot sandbox the job");
+    const folder = (await this.#dir).path;
+    const own = new Set([...this.#groups.values()].map((group) => group.name));
+    let removed = 0;
+    for await (const entry of Deno.readDir(folder)) {
+      const name = /^(sandbox-[0-9a-f]{32})\.use$/.exec(entry.name)?.[1];
+      if (!name || !entry.isFile || own.has(name)) continue;
+      // One that cannot be opened (not private: someone else's doing) is left for the user to look at.
+      const files = await openGroupFiles(folder, name).catch(() => undefined);
+      if (!files) continue;
+      const group: Group = { folder, name, ...files, count: 0 };
+      try {
+        if (await this.#removeFiles(group, { sweep: true })) removed++;
+      } finally {
+        group.use.close();
+        group.record.close();
+      }
+    }
+    return removed;
+  }
+
   /** Removes what lingers and closes the lock files (their locks go with them); call once no job runs. */
   async close(): Promise<void> {
     for (const [top, group] of this.#groups) {
@@ -106,16 +133,20 @@ export class Placeholders {
 
   /**
    * Removes the group's lock files when no other server uses the folder (`use` free) and nothing is
-   * recorded; both under the exclusive locks, so whoever opened them before checks and opens them anew.
+   * recorded (or, sweeping, after removing what is); both under the exclusive locks, so whoever opened them
+   * before checks and opens them anew.
    */
-  async #removeFiles(group: Group): Promise<void> {
-    if (!await this.#lockUse(group, true, false)) return;
+  async #removeFiles(group: Group, options: { sweep?: boolean } = {}): Promise<boolean> {
+    if (!await this.#lockUse(group, true, false)) return false;
     try {
-      if (!await group.record.tryLock(true)) return;
+      if (!await group.record.tryLock(true)) return false;
       try {
-        if ((await readRecord(group.record)).length > 0) return;
+        const lines = await readRecord(group.record);
+        if (lines.length > 0 && !options.sweep) return false;
+        removeUnchanged(lines);
         await Deno.remove(join(group.folder, `${group.name}.record`));
         await Deno.remove(join(group.folder, `${group.name}.use`));
+        return true;
       } finally {
         await group.record.unlock();
       }

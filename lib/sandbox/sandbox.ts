@@ -70,6 +70,8 @@ export class Sandbox {
   /** The allow-list's bridge per list of domains (one in practice: the roots rarely change). */
   #bridges = new Map<string, Promise<BridgeState>>();
   #jobCount = 0;
+  /** The sweep of lock files killed servers left (once per server, in the background). */
+  #lockSweep: Promise<unknown> | undefined;
   #closed = false;
 
   constructor(options: SandboxOptions) {
@@ -163,6 +165,7 @@ export class Sandbox {
     const bridges = await Promise.all(this.#bridges.values());
     await Promise.all(bridges.map((bridge) => "proxy" in bridge ? bridge.proxy?.close() : undefined));
     if (!dirs || this.#options.inspect) return;
+    await this.#lockSweep;
     await this.#placeholders.close();
     await removeSandboxDirs(dirs);
   }
@@ -256,6 +259,7 @@ export class Sandbox {
         for (const top of inspect ? [] : policy.plan.writable) {
           await this.#placeholders.sweep(top).catch(() => {});
         }
+        if (!inspect) this.#lockSweep ??= this.#placeholders.sweepLockFiles().catch(() => 0);
         return policy.plan;
       })();
       this.#plans.set(key, plan);

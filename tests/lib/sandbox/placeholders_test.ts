@@ -144,3 +144,37 @@ Deno.test({
     assert.deepEqual(await lockFiles(locks), []);
   },
 });
+
+Deno.test({
+  name: "placeholders: the lock files and placeholders of a killed server go with the next server's sweep",
+  ...posixOnly,
+  fn: async () => {
+    await using ws = await tempWorkspace();
+    const locks = ws.join("locks");
+    const vscode = ws.join(".vscode");
+    // A server killed while its job ran: it never released nor closed.
+    const module = new URL("../../../lib/sandbox/placeholders.ts", import.meta.url).href;
+    const script = `import { Placeholders } from ${JSON.stringify(module)};\n` +
+      `await new Placeholders({ lockDir: ${JSON.stringify(locks)} }).hold(${JSON.stringify(ws.path)}, ` +
+      `[${JSON.stringify(vscode)}]);\nconsole.log("held");\nsetInterval(() => {}, 60_000);`;
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["eval", script],
+      stdout: "piped",
+      stderr: "inherit",
+    })
+      .spawn();
+    const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    assert.match((await reader.read()).value ?? "", /held/);
+    const sweeper = new Placeholders({ lockDir: locks, lingerMs: 0 });
+    assert.equal(await sweeper.sweepLockFiles(), 0, "swept while the server's job ran");
+    assert.ok(exists(vscode));
+    child.kill("SIGKILL");
+    await child.status;
+    await reader.cancel();
+    assert.equal((await lockFiles(locks)).length, 2);
+    assert.equal(await sweeper.sweepLockFiles(), 1);
+    assert.deepEqual(await lockFiles(locks), []);
+    assert.ok(!exists(vscode), "the killed server's placeholder stayed");
+    await sweeper.close();
+  },
+});
