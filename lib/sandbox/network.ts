@@ -63,6 +63,8 @@ export interface BridgeOptions {
   socketDir?: string;
   /** Only tell whether it would work (doctor): no proxy is started. */
   inspect?: boolean;
+  /** Hosts of the list reached on public addresses only (the workspace's git remotes). */
+  publicOnly?: readonly string[];
 }
 
 /** Finds socat and starts the proxy for `domains`; on failure says why (network off). */
@@ -84,7 +86,7 @@ export async function startBridge(domains: readonly string[], options: BridgeOpt
   if (options.inspect) return { socat };
   let proxy: NetworkProxy | undefined;
   try {
-    proxy = await startProxy({ domains, socketDir: options.socketDir });
+    proxy = await startProxy({ domains, socketDir: options.socketDir, publicOnly: options.publicOnly });
     // Listening on a unix socket needs Deno's net permission: find out now, not at the first job.
     await proxy.openJob("probe").close();
     return { socat, proxy };

@@ -206,8 +206,8 @@ export class Sandbox {
   /** The network setup of `plan`; the allow-list's proxy starts the first time a list is asked for. */
   async #network(plan: SandboxPlan): Promise<NetworkSetup> {
     if (plan.network.kind !== "allow") return networkSetup(plan.network);
-    const domains = plan.network.domains;
-    const key = JSON.stringify(domains);
+    const { domains, publicOnly } = plan.network;
+    const key = JSON.stringify([domains, publicOnly]);
     let bridge = this.#bridges.get(key);
     if (!bridge) {
       bridge = (async () => {
@@ -217,6 +217,7 @@ export class Sandbox {
           writable: plan.writable,
           socketDir: dirs.network,
           inspect: this.#options.inspect,
+          publicOnly,
         });
         if ("proxy" in state && state.proxy && this.#closed) await state.proxy.close();
         return state;
