@@ -8,7 +8,7 @@
  */
 import { platform } from "../platform/mod.ts";
 import { findSocat } from "./proxy_bridge.ts";
-import { type NetworkProxy, startProxy } from "./proxy.ts";
+import { type NetworkProxy, type ProxyOptions, startProxy } from "./proxy.ts";
 import type { NetworkPlan } from "./plan.ts";
 
 /** The allow-list's pieces when they work here: socat, and the running proxy (absent when only inspected). */
@@ -65,6 +65,8 @@ export interface BridgeOptions {
   inspect?: boolean;
   /** Hosts of the list reached on public addresses only (the workspace's git remotes). */
   publicOnly?: readonly string[];
+  /** Asks the user about a host no list allows (proxy_ask.ts). */
+  ask?: ProxyOptions["ask"];
 }
 
 /** Finds socat and starts the proxy for `domains`; on failure says why (network off). */
@@ -86,7 +88,8 @@ export async function startBridge(domains: readonly string[], options: BridgeOpt
   if (options.inspect) return { socat };
   let proxy: NetworkProxy | undefined;
   try {
-    proxy = await startProxy({ domains, socketDir: options.socketDir, publicOnly: options.publicOnly });
+    const { socketDir, publicOnly, ask } = options;
+    proxy = await startProxy({ domains, socketDir, publicOnly, ask });
     // Listening on a unix socket needs Deno's net permission: find out now, not at the first job.
     await proxy.openJob("probe").close();
     return { socat, proxy };

@@ -14,6 +14,8 @@ import { prepareLinuxJob } from "./linux.ts";
 import { type LinuxProbe, probeBwrap } from "./linux_probe.ts";
 import { type BridgeState, type NetworkSetup, networkSetup, startBridge } from "./network.ts";
 import type { JobProxy } from "./proxy.ts";
+import type { DomainAnswer, DomainQuestion } from "./proxy_policy.ts";
+import { grantsDir, readGrants } from "./proxy_grants.ts";
 import { refusalNote } from "./proxy_refusal.ts";
 import { Placeholders } from "./placeholders.ts";
 import type { SandboxPlan } from "./plan.ts";
@@ -70,6 +72,8 @@ export class Sandbox {
   /** The allow-list's bridge per list of domains (one in practice: the roots rarely change). */
   #bridges = new Map<string, Promise<BridgeState>>();
   #jobCount = 0;
+  /** Asks the user about a domain no list allows (the client's form elicitation), when there is a way. */
+  #ask: ((question: DomainQuestion) => Promise<DomainAnswer>) | undefined;
   /** The sweep of lock files killed servers left (once per server, in the background). */
   #lockSweep: Promise<unknown> | undefined;
   #closed = false;
@@ -158,6 +162,14 @@ export class Sandbox {
     };
   }
 
+  /**
+   * How to ask the user about a domain no list allows (the server's client, where it declares form
+   * elicitation); none: such domains are refused without asking.
+   */
+  setAsker(ask: ((question: DomainQuestion) => Promise<DomainAnswer>) | undefined): void {
+    this.#ask = ask;
+  }
+
   /** Removes the temp folder and the filter file; jobs must be gone already. */
   async close(): Promise<void> {
     this.#closed = true;
@@ -206,7 +218,14 @@ export class Sandbox {
   /** The network setup of `plan`; the allow-list's proxy starts the first time a list is asked for. */
   async #network(plan: SandboxPlan): Promise<NetworkSetup> {
     if (plan.network.kind !== "allow") return networkSetup(plan.network);
-    const { domains, publicOnly } = plan.network;
+    const { publicOnly } = plan.network;
+    // Domains the user allowed "always" for these roots when asked, stored in their config folder.
+    const { roots } = await this.#options.workspace.roots();
+    const configDir = userConfigDir(this.#options.env);
+    const granted = configDir
+      ? await Promise.all(roots.map((root) => readGrants(grantsDir(configDir), root).catch(() => [])))
+      : [];
+    const domains = [...new Set([...plan.network.domains, ...granted.flat()])];
     const key = JSON.stringify([domains, publicOnly]);
     let bridge = this.#bridges.get(key);
     if (!bridge) {
@@ -218,6 +237,8 @@ export class Sandbox {
           socketDir: dirs.network,
           inspect: this.#options.inspect,
           publicOnly,
+          // Read at each question: the server's client is known only once it connected.
+          ask: (question) => this.#ask?.(question) ?? Promise.resolve("dismissed"),
         });
         if ("proxy" in state && state.proxy && this.#closed) await state.proxy.close();
         return state;

@@ -107,3 +107,35 @@ Deno.test({
     assert.match(hidden, /Operation not permitted/);
   },
 });
+
+Deno.test({
+  name:
+    "sandbox network: a host not listed is put to the user when the client elicits; once allows, deny refuses",
+  ignore,
+  fn: async () => {
+    await using fixture = await attackFixture();
+    const target = upstream();
+    await using _ = target.server;
+    const asked: string[] = [];
+    let reply = "once";
+    await using server = await spawnShellProcess({
+      cwd: fixture.workspace,
+      env: fixture.env,
+      elicit: (params) => {
+        asked.push(String(params.message));
+        return reply === "deny" ? { action: "decline" } : { action: "accept", content: { answer: reply } };
+      },
+    });
+    const command = `NO_PROXY= no_proxy= curl -fsS --max-time 20 http://127.0.0.1:${target.port}/`;
+    assert.match(await server.call("shell_run", { command }), /^exit 0 after [^\n]*\nthrough the proxy$/);
+    assert.equal(asked.length, 1);
+    assert.match(asked[0], /wants to connect to "127\.0\.0\.1"/);
+    // "once" was for that job only: the next asks again, and a declined question is a refusal by name.
+    reply = "deny";
+    const refused = await server.call("shell_run", { command });
+    assert.match(refused, /^exit [1-9]\d* after/);
+    assert.match(refused, /\[sandbox\] refused a connection to "127\.0\.0\.1"/);
+    assert.equal(asked.length, 2);
+    assert.equal(target.requests(), 1);
+  },
+});
