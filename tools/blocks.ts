@@ -25,11 +25,17 @@ export function directServers(): ServerEntry[] {
   return listServers().filter((server) => !server.tail);
 }
 
-/** Rewrites the ready-to-copy examples in this repository's `.continue/mcpServers/` (direct servers only). */
-export async function writeExampleBlocks(): Promise<void> {
-  const dir = join(REPO_ROOT, ".continue", "mcpServers");
+/**
+ * Rewrites the ready-to-copy examples in this repository's `.continue/mcpServers/` (direct servers only),
+ * only those whose text changed: `.continue/` is read-only to a sandboxed shell job (Continue runs what it
+ * names), so `deno task sync` run by an agent through shell-mcp succeeds when the blocks are up to date.
+ */
+export async function writeExampleBlocks(root = REPO_ROOT): Promise<void> {
+  const dir = join(root, ".continue", "mcpServers");
   await Deno.mkdir(dir, { recursive: true });
   for (const server of directServers()) {
-    await Deno.writeTextFile(join(dir, `${server.name}.yaml`), blockYaml(server));
+    const path = join(dir, `${server.name}.yaml`);
+    const text = blockYaml(server);
+    if (await Deno.readTextFile(path).catch(() => undefined) !== text) await Deno.writeTextFile(path, text);
   }
 }

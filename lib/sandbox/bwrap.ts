@@ -54,6 +54,18 @@ export interface ProtectedMounts {
  * file). Mounts inside another mount are dropped.
  */
 export function protectedMounts(plan: SandboxPlan, facts: Facts): ProtectedMounts {
+  // The engine asks twice per job with the same facts (placeholders, then the command line): once is enough.
+  const known = computed.get(facts);
+  if (known?.plan === plan) return known.result;
+  const result = computeProtectedMounts(plan, facts);
+  computed.set(facts, { plan, result });
+  return result;
+}
+
+/** The last result per facts lookup (one per job). */
+const computed = new WeakMap<Facts, { plan: SandboxPlan; result: ProtectedMounts }>();
+
+function computeProtectedMounts(plan: SandboxPlan, facts: Facts): ProtectedMounts {
   const chosen = new Set<string>();
   const placeholders = new Set<string>();
   for (const path of plan.protectedPaths) {
@@ -73,10 +85,15 @@ export function protectedMounts(plan: SandboxPlan, facts: Facts): ProtectedMount
     }
     if (target) chosen.add(target);
   }
+  // Plan paths are absolute and normalized: one lies inside another exactly when that one is among its
+  // ancestors (a set lookup per step, not a path.relative per pair: a workspace has a hundred or more).
   const sorted = [...chosen].sort(byDepth);
-  const mounts = sorted.filter((path) =>
-    !sorted.some((other) => other !== path && platform.isInside(path, other))
-  );
+  const mounts = sorted.filter((path) => {
+    for (let step = dirname(path); step !== dirname(step); step = dirname(step)) {
+      if (chosen.has(step)) return false;
+    }
+    return !chosen.has("/") || path === "/";
+  });
   return { mounts, placeholders: [...placeholders].filter((path) => mounts.includes(path)) };
 }
 

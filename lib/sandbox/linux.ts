@@ -6,6 +6,13 @@
 import { platform } from "../platform/mod.ts";
 import type { ShellInvocation } from "../platform/posix.ts";
 import { bwrapArgs, type BwrapOptions, type Facts, type PathKind, protectedMounts, topOf } from "./bwrap.ts";
+import {
+  BRIDGE_SYNC_FD,
+  bridgedArgs,
+  bridgeEnvArgs,
+  isBridgeProcess,
+  type JobBridge,
+} from "./bwrap_bridge.ts";
 import type { SandboxPlan } from "./plan.ts";
 import { placeholderFile, type Placeholders } from "./placeholders.ts";
 
@@ -30,8 +37,8 @@ export interface LinuxJobOptions {
   /** The seccomp filter's file (in a folder no job sees), or undefined on CPUs without one. */
   filterPath?: string;
   shareNetwork: boolean;
-  /** The network's own bwrap arguments and command prefix (network.ts). */
-  network?: BwrapOptions["network"];
+  /** The allow-list's bridge (bwrap_bridge.ts): the job runs in a sandbox nested in socat's. */
+  bridge?: JobBridge;
   cwd: string;
   /** Paths shown read-only though they lie in hidden folders or /tmp (resolv.conf, a home under /tmp). */
   keep: readonly string[];
@@ -70,17 +77,26 @@ export async function prepareLinuxJob(plan: SandboxPlan, options: LinuxJobOption
     seccompFd: options.filterPath ? 3 : undefined,
     disableUserns: options.disableUserns,
     keep: options.keep,
-    network: options.network,
+  };
+  const { bridge } = options;
+  const args = (command: string[]) => {
+    if (!bridge) return bwrapArgs(plan, lookup, bwrapOptions, command);
+    // The inner sandbox shares the outer one's network namespace, where the bridge listens.
+    const inner = bwrapArgs(plan, lookup, {
+      ...bwrapOptions,
+      shareNetwork: true,
+      network: {
+        bwrapArgs: [...bridgeEnvArgs(), "--sync-fd", String(BRIDGE_SYNC_FD)],
+      },
+    }, command);
+    return bridgedArgs(options.bwrap, inner, bridge);
   };
   return {
     wrap: (invocation) =>
-      wrapInvocation(
-        options.bwrap,
-        options.filterPath,
-        bwrapArgs(plan, lookup, bwrapOptions, [invocation.program, ...invocation.args]),
-      ),
+      wrapInvocation(options.bwrap, options.filterPath, args([invocation.program, ...invocation.args])),
     release,
-    isSandboxProcess: (command) => command.startsWith(`${options.bwrap} `),
+    isSandboxProcess: (command) =>
+      command.startsWith(`${options.bwrap} `) || (!!bridge && isBridgeProcess(command, bridge)),
   };
 }
 

@@ -11,8 +11,11 @@
  * there runs, and `record`, locked exclusively for a moment to make placeholders and note each one's device
  * and inode in it. Only a server that gets `use` exclusively (nobody else's job runs there) removes them, and
  * only those still as recorded. A killed server's locks end with it; its placeholders are removed by the next
- * server that releases or {@link Placeholders.sweep}s the folder. The files stay open for the server's life:
- * a job costs a few lock calls, not a few opens.
+ * server that releases or {@link Placeholders.sweep}s the folder. The files stay open while the server
+ * runs (a job costs a few lock calls, not a few opens); a server closing removes them when nobody else uses
+ * the folder and nothing is recorded, so they do not pile up, one pair per workspace ever opened, in the
+ * folder every write's cleanup lists. A lock on a removed file guards nothing, so whoever takes `use`
+ * checks that both files are still the ones at their paths, and opens them again when not.
  * @module
  */
 import { sha256Hex } from "../fs/sha256.ts";
@@ -26,7 +29,8 @@ import {
 } from "./placeholder_files.ts";
 
 export { placeholderFile } from "./placeholder_files.ts";
-import { type LockDir, openLockFile, prepareLockDir } from "../fs/lock_dir.ts";
+import { isStillThere, type LockDir, openLockFile, prepareLockDir } from "../fs/lock_dir.ts";
+import { join } from "node:path";
 import { KeyedLock } from "../sync/keyed_lock.ts";
 
 const encoder = new TextEncoder();
@@ -37,6 +41,9 @@ const encoder = new TextEncoder();
 const LINGER_MS = 2000;
 
 interface Group {
+  /** The lock folder and the files' common name (`sandbox-<hash>`). */
+  folder: string;
+  name: string;
   use: Deno.FsFile;
   record: Deno.FsFile;
   /** Jobs of this server holding the folder's placeholders. */
@@ -77,8 +84,35 @@ export class Placeholders {
   async sweep(top: string): Promise<void> {
     await this.#queue.run(top, async () => {
       const group = await this.#group(top);
-      if (group.count === 0 && await group.use.tryLock(true)) await this.#removeRecorded(group);
+      if (group.count === 0 && await this.#lockUse(group, true, false)) await this.#removeRecorded(group);
     });
+  }
+
+  /**
+   * Removes the lock files of folders no server uses now, with the placeholders still recorded in them:
+   * those of killed servers (whose workspace may be gone: nobody would sweep it again). With `use` free no
+   * job runs in that folder, as in {@link sweep}. Returns how many pairs went.
+   */
+  async sweepLockFiles(): Promise<number> {
+    this.#dir ??= prepareLockDir(this.#lockDir, "Cannot sandbox the job");
+    const folder = (await this.#dir).path;
+    const own = new Set([...this.#groups.values()].map((group) => group.name));
+    let removed = 0;
+    for await (const entry of Deno.readDir(folder)) {
+      const name = /^(sandbox-[0-9a-f]{32})\.use$/.exec(entry.name)?.[1];
+      if (!name || !entry.isFile || own.has(name)) continue;
+      // One that cannot be opened (not private: someone else's doing) is left for the user to look at.
+      const files = await openGroupFiles(folder, name).catch(() => undefined);
+      if (!files) continue;
+      const group: Group = { folder, name, ...files, count: 0 };
+      try {
+        if (await this.#removeFiles(group, { sweep: true })) removed++;
+      } finally {
+        group.use.close();
+        group.record.close();
+      }
+    }
+    return removed;
   }
 
   /** Removes what lingers and closes the lock files (their locks go with them); call once no job runs. */
@@ -90,10 +124,55 @@ export class Placeholders {
         group.count = 1;
         await this.#queue.run(top, () => this.#release(top)).catch(() => {});
       }
+      await this.#queue.run(top, () => this.#removeFiles(group)).catch(() => {});
       group.use.close();
       group.record.close();
     }
     this.#groups.clear();
+  }
+
+  /**
+   * Removes the group's lock files when no other server uses the folder (`use` free) and nothing is
+   * recorded (or, sweeping, after removing what is); both under the exclusive locks, so whoever opened them
+   * before checks and opens them anew.
+   */
+  async #removeFiles(group: Group, options: { sweep?: boolean } = {}): Promise<boolean> {
+    if (!await this.#lockUse(group, true, false)) return false;
+    try {
+      if (!await group.record.tryLock(true)) return false;
+      try {
+        const lines = await readRecord(group.record);
+        if (lines.length > 0 && !options.sweep) return false;
+        removeUnchanged(lines);
+        await Deno.remove(join(group.folder, `${group.name}.record`));
+        await Deno.remove(join(group.folder, `${group.name}.use`));
+        return true;
+      } finally {
+        await group.record.unlock();
+      }
+    } finally {
+      await group.use.unlock();
+    }
+  }
+
+  /**
+   * Locks `use` (shared or exclusive; waiting, or trying once) on the files that are at their paths now:
+   * another server may have removed them (see {@link #removeFiles}) while ours were open but not locked.
+   */
+  async #lockUse(group: Group, exclusive: boolean, wait: boolean): Promise<boolean> {
+    for (;;) {
+      if (wait) await waitLock(group.use, exclusive, group.folder);
+      else if (!await group.use.tryLock(exclusive)) return false;
+      const use = join(group.folder, `${group.name}.use`);
+      const record = join(group.folder, `${group.name}.record`);
+      if (await isStillThere(group.use, use) && await isStillThere(group.record, record)) return true;
+      await group.use.unlock();
+      group.use.close();
+      group.record.close();
+      const files = await openGroupFiles(group.folder, group.name);
+      group.use = files.use;
+      group.record = files.record;
+    }
   }
 
   async #hold(top: string, paths: readonly string[]): Promise<void> {
@@ -103,7 +182,7 @@ export class Placeholders {
       clearTimeout(group.linger);
       group.linger = undefined;
     } else {
-      if (group.count === 0) await waitLock(group.use, false, top);
+      if (group.count === 0) await this.#lockUse(group, false, true);
       group.count++;
     }
     try {
@@ -142,7 +221,7 @@ export class Placeholders {
     const group = this.#groups.get(top);
     if (!group || --group.count > 0) return;
     await group.use.unlock();
-    if (await group.use.tryLock(true)) await this.#removeRecorded(group);
+    if (await this.#lockUse(group, true, false)) await this.#removeRecorded(group);
   }
 
   /** With `use` held exclusively: removes what is recorded and still as made, then releases `use`. */
@@ -169,13 +248,20 @@ export class Placeholders {
     this.#dir.catch(() => this.#dir = undefined);
     const dir = await this.#dir;
     const name = `sandbox-${(await sha256Hex(encoder.encode(top))).slice(0, 32)}`;
-    const use = await openLockFile(dir.path, `${name}.use`, "Cannot sandbox the job");
-    const record = await openLockFile(dir.path, `${name}.record`, "Cannot sandbox the job").catch((error) => {
-      use.close();
-      throw error;
-    });
-    const group = { use, record, count: 0 };
+    const group = { folder: dir.path, name, ...await openGroupFiles(dir.path, name), count: 0 };
     this.#groups.set(top, group);
     return group;
   }
+}
+
+async function openGroupFiles(
+  folder: string,
+  name: string,
+): Promise<{ use: Deno.FsFile; record: Deno.FsFile }> {
+  const use = await openLockFile(folder, `${name}.use`, "Cannot sandbox the job");
+  const record = await openLockFile(folder, `${name}.record`, "Cannot sandbox the job").catch((error) => {
+    use.close();
+    throw error;
+  });
+  return { use, record };
 }

@@ -20,8 +20,12 @@ export type NetworkPlan =
   | { kind: "off" }
   /** The host's network, unfiltered. */
   | { kind: "on" }
-  /** Only through our proxy, to these domains (`example.com` exactly, `*.example.com` its subdomains). */
-  | { kind: "allow"; domains: readonly string[] };
+  /**
+   * Only through our proxy, to these domains (`example.com` exactly, `*.example.com` its subdomains).
+   * `publicOnly` (optional, added with the proxy's wiring): those of them the workspace named (its git
+   * remotes' hosts), reached on public addresses only.
+   */
+  | { kind: "allow"; domains: readonly string[]; publicOnly?: readonly string[] };
 
 /** One job's sandbox, every path absolute and real (symlinks resolved before it is built). */
 export interface SandboxPlan {

@@ -149,7 +149,10 @@ export async function buildPolicy(input: PolicyInput): Promise<Policy> {
 async function networkPlan(config: SandboxConfig, roots: readonly string[]): Promise<NetworkPlan> {
   if (config.network !== "allow") return { kind: config.network };
   const remotes = (await Promise.all(roots.map(gitRemoteHosts))).flat();
-  return { kind: "allow", domains: unique([...DEFAULT_DOMAINS, ...config.domains, ...remotes]) };
+  const chosen = new Set([...DEFAULT_DOMAINS, ...config.domains]);
+  // A cloned repository names its remotes: never a way to the host's loopback, the LAN or cloud metadata.
+  const publicOnly = unique(remotes.filter((host) => !chosen.has(host)));
+  return { kind: "allow", domains: unique([...chosen, ...publicOnly]), publicOnly };
 }
 
 /** Socket folders shown empty: the fixed ones, $XDG_RUNTIME_DIR and the ssh-agent's folder. */

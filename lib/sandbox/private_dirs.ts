@@ -50,8 +50,8 @@ export async function sweepDeadTempDirs(parent: string): Promise<string[]> {
   const live = new Set(rows.map((row) => `${row.pid}-${row.start}`));
   const removed: string[] = [];
   for await (const entry of Deno.readDir(parent)) {
-    // A temp folder, or the seccomp filter file beside it.
-    const match = /^(\d+)-(\d+)-(\d+)-[0-9a-f]{8}(\.bpf)?$/.exec(entry.name);
+    // A temp folder, or the seccomp filter file or proxy socket folder beside it.
+    const match = /^(\d+)-(\d+)-(\d+)-[0-9a-f]{8}(\.bpf|\.net)?$/.exec(entry.name);
     if (!match || entry.isSymlink || match[1] !== self.pidNamespace) continue;
     if (live.has(`${match[2]}-${match[3]}`)) continue;
     await removeTempDir(join(parent, entry.name));
@@ -93,21 +93,31 @@ export interface SandboxDirs {
   temp: string;
   /** Beside the temp folder, not in it: a job writes its /tmp and must not swap the next job's filter. */
   filter?: string;
+  /**
+   * The proxy's socket folder (created by the proxy), beside the temp folder: under /tmp, which every job's
+   * sandbox replaces. Absent when the path would be too long for a socket (the proxy then makes its own).
+   */
+  network?: string;
 }
+
+/** Longest socket folder path: `<folder>/job-<n>.sock` must fit a socket address (proxy.ts). */
+const MAX_NETWORK_DIR = 84;
 
 /** Sweeps dead servers' temp folders, makes this sandbox's, and writes the filter (when the CPU has one). */
 export async function createSandboxDirs(filter: Uint8Array | null): Promise<SandboxDirs> {
   const parent = await sandboxParent();
   await sweepDeadTempDirs(parent).catch(() => {});
   const temp = await createTempDir(parent);
-  if (!filter) return { parent, temp };
+  const network = `${temp}.net`.length <= MAX_NETWORK_DIR ? `${temp}.net` : undefined;
+  if (!filter) return { parent, temp, network };
   const path = `${temp}.bpf`;
   await Deno.writeFile(path, filter, { mode: 0o600, createNew: true });
-  return { parent, temp, filter: path };
+  return { parent, temp, filter: path, network };
 }
 
 /** Removes a sandbox's temp folder and filter file. */
 export async function removeSandboxDirs(dirs: SandboxDirs): Promise<void> {
   await removeTempDir(dirs.temp);
   if (dirs.filter) await Deno.remove(dirs.filter).catch(() => {});
+  if (dirs.network) await Deno.remove(dirs.network, { recursive: true }).catch(() => {});
 }

@@ -45,7 +45,7 @@ export interface DenialEvent {
 export interface ProxyOptions extends PolicyOptions {
   /** The allowlist: `example.com` exactly, `*.example.com` its subdomains, IP literals exactly. */
   domains: Iterable<string>;
-  /** Called once per job and refused host (after the client got its 403). */
+  /** Called once per job and refused host (just before the client gets its 403). */
   onDenied?: (event: DenialEvent) => void;
   /** Where the sockets go; default: a fresh private temp folder, removed by `close()`. */
   socketDir?: string;

@@ -63,8 +63,9 @@ export async function serveConnection(client: Deno.Conn, context: ConnectionCont
     if (verdict.reason === "unresolved") {
       return await send(client, errorResponse(502, `cannot resolve "${host}": ${verdict.message}`));
     }
-    await send(client, refusalResponse(host, verdict.reason));
+    // Recorded before the answer: the job may end as soon as it reads the 403, and its result names the host.
     context.deny(host, port, verdict.reason);
+    await send(client, refusalResponse(host, verdict.reason));
     return;
   }
   const origin = await withDeadline(limits.connectTimeoutMs, signal, (deadline) => {

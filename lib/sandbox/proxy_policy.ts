@@ -5,7 +5,7 @@
  * @module
  */
 import { lookup } from "node:dns/promises";
-import { type DomainList, isIpLiteral, matchDomain } from "./proxy_domains.ts";
+import { type DomainList, isIpLiteral, matchDomain, normalizeHost } from "./proxy_domains.ts";
 import { isPublicAddress } from "./proxy_address.ts";
 import { log } from "../log.ts";
 
@@ -64,6 +64,12 @@ export interface PolicyOptions {
   resolveTimeoutMs?: number;
   /** Questions one job may raise; beyond it, new hosts are refused without asking (no prompt floods). */
   askLimitPerJob?: number;
+  /**
+   * Listed hosts that came from the workspace (its git remotes), not from the user: a cloned repository
+   * chooses them, so, like a `*.` match, they are reached on public addresses only (never the host's
+   * loopback, the LAN or a cloud metadata address).
+   */
+  publicOnly?: Iterable<string>;
 }
 
 /** Decides, per requested host, whether and where the proxy may connect. */
@@ -74,6 +80,7 @@ export class DomainPolicy {
   readonly #askTimeoutMs: number;
   readonly #askLimit: number;
   readonly #resolveTimeoutMs: number;
+  readonly #publicOnly: Set<string>;
   /** Hosts the user allowed "always" while this server runs (the caller stores them for later runs). */
   readonly #alwaysAllowed = new Set<string>();
   /** Hosts the user refused: never asked again while this server runs. */
@@ -88,6 +95,9 @@ export class DomainPolicy {
     this.#askTimeoutMs = options.askTimeoutMs ?? 120_000;
     this.#askLimit = options.askLimitPerJob ?? 3;
     this.#resolveTimeoutMs = options.resolveTimeoutMs ?? 15_000;
+    this.#publicOnly = new Set(
+      [...options.publicOnly ?? []].map(normalizeHost).filter((host): host is string => host !== null),
+    );
   }
 
   /** The verdict for `host` (normalized) and `port` on behalf of `job`. */
@@ -99,7 +109,15 @@ export class DomainPolicy {
       if (refused) return { allowed: false, reason: refused };
       match = "exact";
     }
-    if (isIpLiteral(host)) return { allowed: true, addresses: [host] };
+    // A name listed exactly is the user's (or a registry's) own; a `*.` match may be anyone's subdomain, and a
+    // workspace's own host is the cloned repository's choice.
+    const publicOnly = match === "wildcard" || (match === "exact" && this.#publicOnly.has(host) &&
+      !this.#alwaysAllowed.has(host) && !job.allowedOnce.has(host));
+    if (isIpLiteral(host)) {
+      return publicOnly && !isPublicAddress(host)
+        ? { allowed: false, reason: "private_address" }
+        : { allowed: true, addresses: [host] };
+    }
     let addresses: string[];
     try {
       const resolved = await withTimeout(abortable(this.#resolve(host), signal), this.#resolveTimeoutMs);
@@ -108,8 +126,7 @@ export class DomainPolicy {
     } catch (error) {
       return { allowed: false, reason: "unresolved", message: error instanceof Error ? error.message : "" };
     }
-    // A name listed exactly is the user's (or a registry's) own; a `*.` match may be anyone's subdomain.
-    if (match === "wildcard") addresses = addresses.filter(isPublicAddress);
+    if (publicOnly) addresses = addresses.filter(isPublicAddress);
     if (addresses.length === 0) return { allowed: false, reason: "private_address" };
     return { allowed: true, addresses };
   }

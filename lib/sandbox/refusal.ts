@@ -47,7 +47,9 @@ export function explainRefusal(
     const network = NETWORK_ERRORS.map((pattern) => pattern.exec(line)).find(Boolean);
     if (network && plan.network.kind !== "on") {
       const host = /\s/.test(network[1]) ? "the network" : `"${network[1]}"`;
-      const why = options.networkNote ? "network off" : `network ${plan.network.kind}`;
+      const why = options.networkNote
+        ? `network off: ${options.networkNote}`
+        : `network ${plan.network.kind === "allow" ? "allow-list" : plan.network.kind}`;
       return `[sandbox] refused a connection to ${host} (${why}); the user can allow it with ` +
         (plan.network.kind === "allow" && !options.networkNote
           ? "MCP_SANDBOX_DOMAINS"

@@ -12,7 +12,11 @@ import { readSandboxConfig, type SandboxConfig } from "./config.ts";
 import { buildPolicy } from "./policy.ts";
 import { prepareLinuxJob } from "./linux.ts";
 import { type LinuxProbe, probeBwrap } from "./linux_probe.ts";
-import { networkSetup } from "./network.ts";
+import { type BridgeState, type NetworkSetup, networkSetup, startBridge } from "./network.ts";
+import type { JobProxy } from "./proxy.ts";
+import type { DomainAnswer, DomainQuestion } from "./proxy_policy.ts";
+import { grantsDir, readGrants } from "./proxy_grants.ts";
+import { refusalNote } from "./proxy_refusal.ts";
 import { Placeholders } from "./placeholders.ts";
 import type { SandboxPlan } from "./plan.ts";
 import { cacheDir, createSandboxDirs, removeSandboxDirs, type SandboxDirs } from "./private_dirs.ts";
@@ -65,6 +69,13 @@ export class Sandbox {
   #plans = new Map<string, Promise<SandboxPlan>>();
   #problems: string[] = [];
   #placeholders: Placeholders;
+  /** The allow-list's bridge per list of domains (one in practice: the roots rarely change). */
+  #bridges = new Map<string, Promise<BridgeState>>();
+  #jobCount = 0;
+  /** Asks the user about a domain no list allows (the client's form elicitation), when there is a way. */
+  #ask: ((question: DomainQuestion) => Promise<DomainAnswer>) | undefined;
+  /** The sweep of lock files killed servers left (once per server, in the background). */
+  #lockSweep: Promise<unknown> | undefined;
   #closed = false;
 
   constructor(options: SandboxOptions) {
@@ -87,7 +98,7 @@ export class Sandbox {
       problems: this.#problems,
       engine: `bubblewrap ${probe.version?.replace(/^bubblewrap\s*/i, "") ?? ""}`.trim(),
       plan,
-      network: networkSetup(plan.network),
+      network: await this.#network(plan),
       filter: seccompFilter(Deno.build.arch) !== null,
     });
   }
@@ -111,37 +122,62 @@ export class Sandbox {
     }
     const plan = await this.#plan();
     const dirs = await this.#dirsOnce();
-    const network = networkSetup(plan.network);
+    const network = await this.#network(plan);
     const home = this.#options.env.HOME;
     const keep = [
       ...(network.share ? ["/etc/resolv.conf"] : []),
       ...(home && home.startsWith("/tmp/") ? [home] : []),
     ];
-    const job = await prepareLinuxJob(plan, {
-      bwrap: probe.bwrap,
-      disableUserns: probe.disableUserns,
-      filterPath: dirs.filter,
-      shareNetwork: network.share,
-      network,
-      cwd,
-      keep: await Promise.all(keep.map((path) => Deno.realPath(path).catch(() => path))),
-      placeholders: this.#placeholders,
-    });
+    // Each job its own proxy listener: its refusals are known by job, for its result's one line.
+    const socat = network.bridge?.socat;
+    const proxy: JobProxy | undefined = network.bridge?.proxy?.openJob(String(++this.#jobCount));
+    let job;
+    try {
+      job = await prepareLinuxJob(plan, {
+        bwrap: probe.bwrap,
+        disableUserns: probe.disableUserns,
+        filterPath: dirs.filter,
+        shareNetwork: network.share,
+        bridge: socat && proxy?.socketPath ? { socat, socketPath: proxy.socketPath } : undefined,
+        cwd,
+        keep: await Promise.all(keep.map((path) => Deno.realPath(path).catch(() => path))),
+        placeholders: this.#placeholders,
+      });
+    } catch (error) {
+      await proxy?.close();
+      throw error;
+    }
+    const linux = job;
     return {
       scriptDir: dirs.temp,
       visibleScriptDir: "/tmp",
-      wrap: job.wrap,
-      explain: (output) => explainRefusal(output, plan, { cwd, networkNote: network.note }),
-      release: job.release,
-      isSandboxProcess: job.isSandboxProcess,
+      wrap: linux.wrap,
+      explain: (output) =>
+        (proxy && refusalNote(proxy.deniedHosts())) ??
+          explainRefusal(output, plan, { cwd, networkNote: network.note }),
+      release: async () => {
+        await Promise.all([linux.release(), proxy?.close()]);
+      },
+      isSandboxProcess: linux.isSandboxProcess,
     };
+  }
+
+  /**
+   * How to ask the user about a domain no list allows (the server's client, where it declares form
+   * elicitation); none: such domains are refused without asking.
+   */
+  setAsker(ask: ((question: DomainQuestion) => Promise<DomainAnswer>) | undefined): void {
+    this.#ask = ask;
   }
 
   /** Removes the temp folder and the filter file; jobs must be gone already. */
   async close(): Promise<void> {
     this.#closed = true;
     const dirs = await this.#dirs?.catch(() => undefined);
+    const bridges = await Promise.all(this.#bridges.values());
+    await Promise.all(bridges.map((bridge) => "proxy" in bridge ? bridge.proxy?.close() : undefined));
     if (!dirs || this.#options.inspect) return;
+    await this.#lockSweep;
     await this.#placeholders.close();
     await removeSandboxDirs(dirs);
   }
@@ -179,6 +215,39 @@ export class Sandbox {
       : `no sandbox engine for ${os} yet`;
   }
 
+  /** The network setup of `plan`; the allow-list's proxy starts the first time a list is asked for. */
+  async #network(plan: SandboxPlan): Promise<NetworkSetup> {
+    if (plan.network.kind !== "allow") return networkSetup(plan.network);
+    const { publicOnly } = plan.network;
+    // Domains the user allowed "always" for these roots when asked, stored in their config folder.
+    const { roots } = await this.#options.workspace.roots();
+    const configDir = userConfigDir(this.#options.env);
+    const granted = configDir
+      ? await Promise.all(roots.map((root) => readGrants(grantsDir(configDir), root).catch(() => [])))
+      : [];
+    const domains = [...new Set([...plan.network.domains, ...granted.flat()])];
+    const key = JSON.stringify([domains, publicOnly]);
+    let bridge = this.#bridges.get(key);
+    if (!bridge) {
+      bridge = (async () => {
+        const dirs = await this.#dirsOnce();
+        const state = await startBridge(domains, {
+          env: { PATH: this.#options.env.PATH },
+          writable: plan.writable,
+          socketDir: dirs.network,
+          inspect: this.#options.inspect,
+          publicOnly,
+          // Read at each question: the server's client is known only once it connected.
+          ask: (question) => this.#ask?.(question) ?? Promise.resolve("dismissed"),
+        });
+        if ("proxy" in state && state.proxy && this.#closed) await state.proxy.close();
+        return state;
+      })();
+      this.#bridges.set(key, bridge);
+    }
+    return networkSetup(plan.network, await bridge);
+  }
+
   #dirsOnce(): Promise<SandboxDirs> {
     if (this.#closed) return Promise.reject(new Error("the sandbox is closed"));
     this.#dirs ??= this.#options.inspect
@@ -212,6 +281,7 @@ export class Sandbox {
         for (const top of inspect ? [] : policy.plan.writable) {
           await this.#placeholders.sweep(top).catch(() => {});
         }
+        if (!inspect) this.#lockSweep ??= this.#placeholders.sweepLockFiles().catch(() => 0);
         return policy.plan;
       })();
       this.#plans.set(key, plan);

@@ -68,8 +68,9 @@ export function describeStatus(input: StatusInput): SandboxStatus {
     };
   }
   const { plan, network } = input;
-  const domains = plan.network.kind === "allow" ? ` (${plan.network.domains.length} domains asked)` : "";
-  const net = `network ${network.effective}${network.note ? ` (${network.note})` : domains}`;
+  // Never silently without the allow-list: why the network is off instead is said everywhere.
+  const net = `network ${network.effective}` +
+    (network.note ? ` (allow-list asked, but ${network.note}: jobs get no network)` : "");
   const sockets = input.filter ? "host unix sockets refused" : "host unix sockets hidden (no seccomp filter)";
   return {
     active: true,
@@ -77,7 +78,8 @@ export function describeStatus(input: StatusInput): SandboxStatus {
     summary: `sandbox on (${input.engine}, mode ${config.mode}, ${why}): writes only in ` +
       `${plan.writable.length} workspace folder(s), the job temp and cache; ${plan.denyRead.length} ` +
       `credential paths hidden; ${sockets}; ${net}`,
-    brief: `[sandbox on: writes only in the workspace; network ${network.effective}]`,
+    brief: `[sandbox on: writes only in the workspace; network ${network.effective}` +
+      `${network.note ? ` (${network.note})` : ""}]`,
     problems,
   };
 }

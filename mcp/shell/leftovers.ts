@@ -55,6 +55,16 @@ export class Leftovers {
     return this.#alive;
   }
 
+  /**
+   * Whether a process found with command line `command` is one the job left: not the sandbox's own (bubblewrap,
+   * the network bridge), which ends by itself once the job's processes are gone, and not one that ended before
+   * its command line was read (ps shows such a zombie as `[name] <defunct>`).
+   */
+  isLeftover(command: string | undefined): boolean {
+    if (command === undefined) return true;
+    return !/^\[[^\]]*\] <defunct>$/.test(command) && !(this.#options.isSandboxProcess?.(command) ?? false);
+  }
+
   /** Their command lines, shortened (a pid where the command line is not known). */
   get commands(): string[] {
     const hidden = this.#options.isSandboxProcess;
@@ -144,7 +154,9 @@ export async function lookAtLeftovers(
   const commands = options.commands ? await commandsOf(found.flat().map((row) => row.pid)) : new Map();
   leftovers.forEach((each, i) => {
     // A process that ended before its command line was read is gone: not a leftover.
-    const members = options.commands ? found[i].filter((row) => commands.has(row.pid)) : found[i];
+    const members = options.commands
+      ? found[i].filter((row) => commands.has(row.pid) && each.isLeftover(commands.get(row.pid)))
+      : found[i];
     each.update(members.length > 0, members.map((row) => ({ ...row, command: commands.get(row.pid) })));
   });
 }

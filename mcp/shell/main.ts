@@ -4,7 +4,8 @@
  * /proc for process trees), --allow-env (PATH, the jobs' environment), --allow-write (temp script files of
  * commands too long for the OS argument limit; --allow-run already lets jobs write anywhere), --allow-ffi
  * (Linux: libc's prctl/waitpid so that orphaned job processes stay ours, see lib/process/adoption.ts;
- * Windows: each job's tree in a Job Object, see lib/platform/windows_job.ts).
+ * Windows: each job's tree in a Job Object, see lib/platform/windows_job.ts), --allow-net (the sandbox's
+ * allow-list proxy: a unix socket per job, name lookups and connections to the allowed hosts).
  * @module
  */
 import { log } from "../../lib/log.ts";

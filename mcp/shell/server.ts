@@ -5,6 +5,7 @@ import type { Workspace } from "../../lib/workspace/workspace.ts";
 import { JobRegistry, type JobsOptions } from "./jobs.ts";
 import { Sandbox } from "../../lib/sandbox/sandbox.ts";
 import { createTools } from "./tools.ts";
+import { clientAsker } from "./ask.ts";
 
 /** What the shell server needs. */
 export interface ShellOptions extends Omit<JobsOptions, "workspace"> {
@@ -24,8 +25,14 @@ export interface ShellOptions extends Omit<JobsOptions, "workspace"> {
  */
 export function createServer(options: ShellOptions): McpServerHandle {
   const sandbox = options.sandbox ?? sandboxFromEnv(options);
+  let handle: McpServerHandle | undefined;
+  sandbox.setAsker(clientAsker({
+    handle: () => handle,
+    env: options.serverEnv,
+    workspace: () => options.workspace.roots[0],
+  }));
   const jobs = new JobRegistry({ ...options, sandbox });
-  return createMcpServer({
+  handle = createMcpServer({
     name: "shell",
     instructions: meta.instructions,
     tools: createTools({
@@ -39,6 +46,7 @@ export function createServer(options: ShellOptions): McpServerHandle {
     workspace: options.workspace,
     cleanup: () => jobs.closeAll(),
   });
+  return handle;
 }
 
 /** The sandbox the user configured: their environment and config file, nothing from the workspace or model. */

@@ -92,3 +92,89 @@ Deno.test({
     await places.close();
   },
 });
+
+/** The placeholder lock files in `folder`. */
+async function lockFiles(folder: string): Promise<string[]> {
+  return (await Array.fromAsync(Deno.readDir(folder))).map((entry) => entry.name)
+    .filter((name) => name.startsWith("sandbox-")).sort();
+}
+
+Deno.test({
+  name: "placeholders: a closing server removes the lock files nobody uses (they do not pile up)",
+  ...posixOnly,
+  fn: async () => {
+    await using ws = await tempWorkspace();
+    const locks = ws.join("locks");
+    for (const name of ["a", "b", "c"]) {
+      await Deno.mkdir(ws.join(name));
+      const places = new Placeholders({ lockDir: locks, lingerMs: 0 });
+      const release = await places.hold(ws.join(name), [ws.join(name, ".vscode")]);
+      await release();
+      await places.close();
+    }
+    assert.deepEqual(await lockFiles(locks), []);
+  },
+});
+
+Deno.test({
+  name: "placeholders: lock files removed by one server are opened anew by another that still had them open",
+  ...posixOnly,
+  fn: async () => {
+    await using ws = await tempWorkspace();
+    const locks = ws.join("locks");
+    const vscode = ws.join(".vscode");
+    // Both open the folder's lock files; the first closes and removes them while the second is idle.
+    const first = new Placeholders({ lockDir: locks, lingerMs: 0 });
+    const second = new Placeholders({ lockDir: locks, lingerMs: 0 });
+    await second.sweep(ws.path);
+    await (await first.hold(ws.path, [vscode]))();
+    await first.close();
+    assert.deepEqual(await lockFiles(locks), []);
+    // The second's job must lock the files a third server sees, or the third would remove its placeholder.
+    const releaseSecond = await second.hold(ws.path, [vscode]);
+    assert.equal((await lockFiles(locks)).length, 2);
+    const third = new Placeholders({ lockDir: locks, lingerMs: 0 });
+    await (await third.hold(ws.path, [vscode]))();
+    await third.close();
+    assert.ok(exists(vscode), "removed from under the second server's job");
+    assert.equal((await lockFiles(locks)).length, 2, "removed while the second server's job used them");
+    await releaseSecond();
+    await second.close();
+    assert.ok(!exists(vscode));
+    assert.deepEqual(await lockFiles(locks), []);
+  },
+});
+
+Deno.test({
+  name: "placeholders: the lock files and placeholders of a killed server go with the next server's sweep",
+  ...posixOnly,
+  fn: async () => {
+    await using ws = await tempWorkspace();
+    const locks = ws.join("locks");
+    const vscode = ws.join(".vscode");
+    // A server killed while its job ran: it never released nor closed.
+    const module = new URL("../../../lib/sandbox/placeholders.ts", import.meta.url).href;
+    const script = `import { Placeholders } from ${JSON.stringify(module)};\n` +
+      `await new Placeholders({ lockDir: ${JSON.stringify(locks)} }).hold(${JSON.stringify(ws.path)}, ` +
+      `[${JSON.stringify(vscode)}]);\nconsole.log("held");\nsetInterval(() => {}, 60_000);`;
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["eval", script],
+      stdout: "piped",
+      stderr: "inherit",
+    })
+      .spawn();
+    const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    assert.match((await reader.read()).value ?? "", /held/);
+    const sweeper = new Placeholders({ lockDir: locks, lingerMs: 0 });
+    assert.equal(await sweeper.sweepLockFiles(), 0, "swept while the server's job ran");
+    assert.ok(exists(vscode));
+    child.kill("SIGKILL");
+    await child.status;
+    await reader.cancel();
+    assert.equal((await lockFiles(locks)).length, 2);
+    assert.equal(await sweeper.sweepLockFiles(), 1);
+    assert.deepEqual(await lockFiles(locks), []);
+    assert.ok(!exists(vscode), "the killed server's placeholder stayed");
+    await sweeper.close();
+  },
+});

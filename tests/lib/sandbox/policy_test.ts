@@ -120,6 +120,9 @@ Deno.test({
     ) {
       assert.ok(domains.includes(domain), domain);
     }
+    // The repository chose its remotes: they are reached on public addresses only; the user's and the
+    // defaults are not.
+    assert.deepEqual(plan.network.kind === "allow" ? plan.network.publicOnly : [], ["git.example.org"]);
     const off = await buildPolicy(await input(ws.path, "/nonexistent", { MCP_SANDBOX_NETWORK: "off" }));
     assert.deepEqual(off.plan.network, { kind: "off" });
   },

@@ -170,6 +170,24 @@ Deno.test("proxy: `*.` entries match subdomains only, and never lead to a loopba
   }
 });
 
+Deno.test("proxy: a workspace's own hosts (its git remotes) never lead to loopback, even listed exactly", async () => {
+  await using target = echoTarget();
+  // A cloned repository whose remotes name a host resolving to loopback, and loopback itself: both listed
+  // (the remotes go into the list), both public-only; the same names listed by the user stay reachable.
+  const hostile = ["allowed.test", "127.0.0.1"];
+  await using proxy = await proxyFor(hostile, { publicOnly: hostile });
+  for (const host of hostile) {
+    using c = await client(proxy.port);
+    await c.write(`CONNECT ${host}:${target.port} HTTP/1.1\r\n\r\n`);
+    assert.match(await c.answer(), /^HTTP\/1\.1 403 /, host);
+    assert.equal(proxy.events.at(-1)?.reason, "private_address");
+  }
+  await using user = await proxyFor(hostile);
+  using c = await client(user.port);
+  await c.write(`CONNECT allowed.test:${target.port} HTTP/1.1\r\n\r\n`);
+  assert.match(await c.read((t) => t.includes("hello")), /^HTTP\/1\.1 200 [^]*hello\n$/);
+});
+
 Deno.test("proxy: IP literals and localhost are refused unless listed exactly; other spellings are rejected", async () => {
   await using target = echoTarget();
   await using proxy = await proxyFor(["allowed.test"]);

@@ -98,9 +98,37 @@ Deno.test("status: the mode in force and why, loudly when jobs run unsandboxed",
     problems: [],
     engine: "bubblewrap 0.8.0",
     plan: { ...plan, network: { kind: "allow", domains: ["a.org"] } },
-    network: networkSetup({ kind: "allow", domains: ["a.org"] }),
+    network: networkSetup({ kind: "allow", domains: ["a.org"] }, { socat: "/usr/bin/socat" }),
     filter: true,
   });
-  assert.equal(on.brief, "[sandbox on: writes only in the workspace; network off]");
-  assert.match(on.summary, /network off \(the allow-list proxy is not built yet/);
+  assert.equal(on.brief, "[sandbox on: writes only in the workspace; network allow-list (1 domains)]");
+  assert.match(on.summary, /network allow-list \(1 domains\)$/);
+});
+
+Deno.test("status: an allow-list without socat runs as network off, said in the status and each refusal", async () => {
+  const auto = await readSandboxConfig({}, undefined);
+  const allow = { ...plan, network: { kind: "allow" as const, domains: ["a.org"] } };
+  const network = networkSetup(allow.network, { problem: "socat is not installed" });
+  assert.equal(network.bridge, undefined);
+  const off = describeStatus({
+    config: auto,
+    problems: [],
+    engine: "bubblewrap",
+    plan: allow,
+    network,
+    filter: true,
+  });
+  assert.equal(off.brief, "[sandbox on: writes only in the workspace; network off (socat is not installed)]");
+  assert.match(
+    off.summary,
+    /network off \(allow-list asked, but socat is not installed: jobs get no network\)/,
+  );
+  assert.equal(
+    explainRefusal("curl: (6) Could not resolve host: example.com", allow, {
+      cwd: "/w",
+      networkNote: network.note,
+    }),
+    '[sandbox] refused a connection to "example.com" (network off: socat is not installed); the user can ' +
+      "allow it with MCP_SANDBOX_NETWORK=on",
+  );
 });

@@ -171,13 +171,13 @@ Deno.test({
         assert.match(await server.call("shell_kill", { job_id: id }), /killed/);
         assert.deepEqual(await daemons(), []);
       });
-      await t.step("/dev/tcp and curl to a loopback listener outside: no network", async () => {
+      await t.step("/dev/tcp and curl to a loopback listener outside: only the proxy's way out", async () => {
         const port = (tcp.addr as Deno.NetAddr).port;
         const text = await run(
           `echo hi > /dev/tcp/127.0.0.1/${port} || curl -sS --max-time 5 http://127.0.0.1:${port}/`,
         );
         assert.match(text, FAILED);
-        assert.match(text, /\[sandbox\] refused a connection to "127\.0\.0\.1" \(network off\)/);
+        assert.match(text, /\[sandbox\] refused a connection to "127\.0\.0\.1" \(network allow-list\)/);
         assert.match(
           await run("curl -sS --max-time 5 https://example.com/"),
           /refused a connection to "example\.com"/,

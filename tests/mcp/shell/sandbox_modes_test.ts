@@ -84,7 +84,9 @@ Deno.test({
     );
     assert.deepEqual(first.content[1], {
       type: "text",
-      text: "[sandbox on: writes only in the workspace; network off]",
+      // In-process under the test runner (--allow-net=127.0.0.1): the proxy cannot listen on a unix socket,
+      // so the allow-list falls back to no network, and says why.
+      text: "[sandbox on: writes only in the workspace; network off (the proxy needs --allow-net)]",
     });
   },
 });

@@ -41,6 +41,7 @@ Deno.test({
       `python3 -c "import socket; socket.socket(socket.AF_UNIX).connect('/run/x')" 2>&1 | tail -1`,
       "echo hi > /dev/tcp/127.0.0.1/9 && echo CONNECTED",
       "echo ok > note.txt && git status --short",
+      "curl -sS --max-time 10 https://exfiltrate.example/",
     ];
     const output = await new Deno.Command("setpriv", {
       args: [
@@ -64,6 +65,8 @@ Deno.test({
     assert.ok(output.success, new TextDecoder().decode(output.stderr));
     const [status, ...results] = text.trim().split("\n").map((line) => JSON.parse(line));
     assert.match(status.status, /^sandbox on \(bubblewrap/);
+    // The allow-list works as nobody too: the bridge's bwrap nests the job's in a user namespace of its own.
+    assert.match(status.status, /network allow-list \(\d+ domains\)$/);
     const byCommand = new Map((results as Result[]).map((result) => [result.command, result]));
     const result = (index: number) => byCommand.get(commands[index])!;
     assert.equal(result(0).stdout, "65534\n");
@@ -78,6 +81,10 @@ Deno.test({
     assert.match(result(6).stdout, /Operation not permitted/);
     assert.doesNotMatch(result(7).stdout, /CONNECTED/);
     assert.equal(result(8).exit, 0);
+    assert.match(
+      result(9).note!,
+      /refused a connection to "exfiltrate\.example" \(not in the allowed domains\)/,
+    );
     assert.equal(await Deno.readTextFile(join(home, ".bashrc")), bashrc);
     await assert.rejects(Deno.stat(join(outside, "through-link.txt")), Deno.errors.NotFound);
     await assert.rejects(Deno.stat(join(workspace, ".git", "hooks", "pre-commit")), Deno.errors.NotFound);

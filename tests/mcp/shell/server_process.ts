@@ -11,6 +11,8 @@ export interface ShellProcessOptions {
   env?: Record<string, string>;
   /** argv put before `deno run …` (a wrapper that execs it), e.g. `["unshare", "--pid", "--fork"]`. */
   prefix?: string[];
+  /** Declares form elicitation and answers each `elicitation/create` with what this returns. */
+  elicit?: (params: Record<string, unknown>) => Record<string, unknown>;
 }
 
 /** A running server: call its tools, then end it the way the test needs. */
@@ -46,6 +48,8 @@ export async function spawnShellProcess(options: ShellProcessOptions): Promise<S
   const readStderr = (async () => {
     for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) errors += chunk;
   })();
+  const send = (message: Record<string, unknown>) =>
+    writer.write(encoder.encode(JSON.stringify({ jsonrpc: "2.0", ...message }) + "\n"));
   const readStdout = (async () => {
     let buffered = "";
     for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
@@ -54,14 +58,21 @@ export async function spawnShellProcess(options: ShellProcessOptions): Promise<S
       while ((end = buffered.indexOf("\n")) !== -1) {
         const message = JSON.parse(buffered.slice(0, end));
         buffered = buffered.slice(end + 1);
+        if (message.method !== undefined) {
+          // A request from the server: only elicitations are answered (when the test asked to).
+          if (message.id === undefined) continue;
+          const answer = message.method === "elicitation/create" && options.elicit
+            ? { result: options.elicit(message.params) }
+            : { error: { code: -32601, message: `${message.method} is not supported here` } };
+          send({ id: message.id, ...answer }).catch(() => {});
+          continue;
+        }
         pending.get(message.id)?.(message);
         pending.delete(message.id);
       }
     }
   })();
   let nextId = 1;
-  const send = (message: Record<string, unknown>) =>
-    writer.write(encoder.encode(JSON.stringify({ jsonrpc: "2.0", ...message }) + "\n"));
   const request = async (method: string, params: Record<string, unknown>) => {
     const id = nextId++;
     const answer = new Promise<Record<string, unknown>>((resolve) => pending.set(id, resolve));
@@ -70,7 +81,7 @@ export async function spawnShellProcess(options: ShellProcessOptions): Promise<S
   };
   await request("initialize", {
     protocolVersion: "2025-06-18",
-    capabilities: {},
+    capabilities: options.elicit ? { elicitation: {} } : {},
     clientInfo: { name: "shell-process-test", version: "0.0.0" },
   });
   await send({ method: "notifications/initialized" });
