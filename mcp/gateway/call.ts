@@ -17,6 +17,8 @@ export interface CallTarget {
   signal?: AbortSignal;
   /** When set, downstream progress is requested and each notification handed here, in order. */
   onProgress?: (update: ProgressUpdate) => void;
+  /** How the server ended the connection, once it did (a stdio child: connect.ts). */
+  ended?(): string | undefined;
   /** Makes a downstream error message showable: an excerpt, secrets redacted (redact.ts failureText). */
   shape(message: string): string;
 }
@@ -69,18 +71,25 @@ export async function callDownstream(
       );
     }
     if (signal?.aborted) throw error;
-    throw callError(error, action, target.shape);
+    throw callError(error, action, target);
   } finally {
     clearTimeout(ceiling);
     signal?.removeEventListener("abort", forward);
   }
 }
 
-function callError(error: unknown, action: string, shape: (message: string) => string): ToolError {
+function callError(error: unknown, action: string, target: CallTarget): ToolError {
+  const { shape } = target;
   // A ToolError from below (a remote server that needs authorising) already names the server and the fix.
   if (error instanceof ToolError) return error;
   if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
-    return new ToolError("unavailable", `${action}: the server exited mid-call; the next call restarts it`);
+    const how = target.ended?.();
+    return new ToolError(
+      "unavailable",
+      `${action}: the connection closed mid-call${
+        how ? ` (the server ${how})` : ""
+      }; the next call restarts it`,
+    );
   }
   if (error instanceof McpError && error.code === DROPPED_CODE) {
     return new ToolError(

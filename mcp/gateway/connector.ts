@@ -194,7 +194,8 @@ export class Connector {
       link.connection = undefined;
       if (connection?.pid) this.#watchdog.unwatch(connection.pid);
       link.state = "down";
-      link.reason = `MCP server "${link.configs[0].name}" exited; the next call restarts it`;
+      const how = connection?.ended?.() ?? "closed the connection";
+      link.reason = `MCP server "${link.configs[0].name}" ${how}; the next call restarts it`;
       recordFailure(link, this.#deps.retry, this.#deps.now());
       this.#deps.log.error(link.reason);
       connection.close().catch(() => {});

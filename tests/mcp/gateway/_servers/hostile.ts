@@ -13,6 +13,7 @@ import {
   CallToolRequestSchema,
   type CallToolResult,
   ListToolsRequestSchema,
+  McpError,
   Server,
   type Tool,
 } from "../../../../lib/mcp/sdk.ts";
@@ -37,6 +38,8 @@ const tools: Tool[] = [
   { name: "extras", description: "Huge _meta and unknown keys", inputSchema: numbers("mb") },
   { name: "flood", description: "Flood progress notifications", inputSchema: numbers("count") },
   { name: "child", description: "Start a sleeping child", inputSchema: object },
+  { name: "closeout", description: "Close stdout and run on", inputSchema: object },
+  { name: "fail", description: "A JSON-RPC error reply with the given code", inputSchema: numbers("code") },
 ];
 if (Deno.env.get("HOSTILE_BAD_TOOL") === "1") {
   tools.splice(2, 0, {
@@ -88,6 +91,13 @@ server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
       const sleeper = new Deno.Command("sleep", { args: ["300"], stdin: "null", stdout: "null" }).spawn();
       return text(sleeper.pid);
     }
+    case "closeout":
+      // Under `closeOutWrapper` (_config.ts) the wrapper lives on, its stdout closed: Deno itself cannot
+      // close its own fd 1 (it writes it through a socket of its own).
+      Deno.exit(0);
+      break;
+    case "fail":
+      throw new McpError(args.code ?? -32000, "the tool refused: quota exceeded for project 7");
   }
   throw new Error(`Unknown tool "${request.params.name}"`);
 });

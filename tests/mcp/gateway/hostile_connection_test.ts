@@ -1,0 +1,47 @@
+/**
+ * A downstream server that breaks its connection without exiting, or answers with error codes the SDK also
+ * uses for its own failures: the gateway must tell what really happened, at once, and recover.
+ */
+import assert from "node:assert/strict";
+import { listProcesses } from "../../../lib/process/processes.ts";
+import { os } from "../../../lib/platform/mod.ts";
+import { textOf } from "../../_support/connect.ts";
+import { waitFor } from "../../_support/poll.ts";
+import { closeOutWrapper, scriptServer } from "./_config.ts";
+import { front } from "./_gateway.ts";
+
+const posixOnly = { ignore: os === "windows" };
+
+async function alive(pid: number): Promise<boolean> {
+  const rows = await listProcesses();
+  return rows?.some((row) => row.pid === pid && !row.zombie) ?? false;
+}
+
+Deno.test(
+  "hostile connection: a server that closes its stdout and lives on fails its call at once, is killed and restarts",
+  posixOnly,
+  async () => {
+    // A long timeout: before the fix the call waited it out and came back as [timeout], not [unavailable].
+    await using gateway = await front([
+      closeOutWrapper(scriptServer("hostile", "hostile.ts", { callTimeoutMs: 60_000 })),
+    ]);
+    const before = gateway.downstreams.pidOf("hostile")!;
+    assert.ok(before > 0 && await alive(before));
+
+    const failed = await gateway.call("hostile__closeout");
+    assert.equal(failed.isError, true);
+    assert.match(
+      textOf(failed),
+      /^Error \[unavailable\]: Cannot call "closeout" on MCP server "hostile": the connection closed mid-call \(the server closed its stdout while still running, so it was stopped\); the next call restarts it$/,
+    );
+    const [status] = gateway.downstreams.status();
+    assert.equal(status.state, "down");
+    assert.match(status.reason ?? "", /closed its stdout while still running/);
+    await waitFor("the server that closed its stdout to be killed", async () => !await alive(before));
+
+    assert.ok(Number(textOf(await gateway.call("hostile__pid"))) > 0);
+    const after = gateway.downstreams.pidOf("hostile");
+    assert.ok(after !== undefined && after !== before, `a new process: ${before} then ${after}`);
+    assert.equal(gateway.downstreams.status()[0].state, "up");
+  },
+);
