@@ -3,7 +3,7 @@
  * closes marks its link down, a retired link closes once its calls in flight settle.
  *
  * Children: close() ends each child's stdin, gives it a second, then kills its process tree (its own
- * group: lib/mcp/child_transport.ts). A SIGKILLed gateway runs nothing: its children see stdin EOF, and on
+ * group: lib/mcp/child_transport.ts), then every process still carrying this gateway's marker. A SIGKILLed gateway runs nothing: its children see stdin EOF, and on
  * Linux a watchdog (lib/process/watchdog.ts) kills each watched group and every process carrying this
  * gateway's marker in its environment. On macOS and Windows a server that ignores stdin EOF may outlive a
  * SIGKILLed gateway (no /proc to find it by, and Deno offers no parent-death signal).
@@ -12,6 +12,7 @@
 import { ToolListChangedNotificationSchema } from "../../lib/mcp/sdk.ts";
 import type { Client } from "../../lib/mcp/sdk_client.ts";
 import { GroupWatchdog } from "../../lib/process/watchdog.ts";
+import { killMarkedGently } from "../../lib/process/tree_kill.ts";
 import type { ClientSide } from "./client_side.ts";
 import { type Connection, openConnection } from "./connect.ts";
 import { ToolError } from "../../lib/mcp/errors.ts";
@@ -52,6 +53,8 @@ export class Connector {
   /** Resolves when close() starts: retired links stop waiting for their calls. */
   readonly #closing = Promise.withResolvers<void>();
   #closed = false;
+  /** Whether a stdio child was ever started: only then can a marked process be left behind. */
+  #spawned = false;
 
   constructor(deps: ConnectorDeps) {
     this.#deps = deps;
@@ -119,6 +122,13 @@ export class Connector {
       link.connection = undefined;
     }));
     await Promise.allSettled(this.#retiring);
+    // What a server started in a session of its own and left behind (`setsid sleep`, a TERM-proof shell)
+    // is no member of any tree killed above: found by our marker, as the watchdog would after a SIGKILL.
+    if (this.#spawned) {
+      await killMarkedGently(this.#marker).catch((error) =>
+        this.#deps.log.error("Cannot stop the processes the MCP servers left behind", error)
+      );
+    }
     await this.#watchdog.close();
   }
 
@@ -127,6 +137,7 @@ export class Connector {
     const name = primary.name;
     // A server down keeps saying why while it is retried (search would otherwise flip to "connecting").
     if (link.state !== "down") link.state = "connecting";
+    if (primary.transport.kind === "stdio") this.#spawned = true;
     try {
       const connection = await openConnection(primary, {
         marker: this.#marker,

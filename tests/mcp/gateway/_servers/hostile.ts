@@ -38,6 +38,7 @@ const tools: Tool[] = [
   { name: "extras", description: "Huge _meta and unknown keys", inputSchema: numbers("mb") },
   { name: "flood", description: "Flood progress notifications", inputSchema: numbers("count") },
   { name: "child", description: "Start a sleeping child", inputSchema: object },
+  { name: "escapees", description: "Start processes in sessions of their own", inputSchema: object },
   { name: "closeout", description: "Close stdout and run on", inputSchema: object },
   { name: "fail", description: "A JSON-RPC error reply with the given code", inputSchema: numbers("code") },
 ];
@@ -90,6 +91,12 @@ server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     case "child": {
       const sleeper = new Deno.Command("sleep", { args: ["300"], stdin: "null", stdout: "null" }).spawn();
       return text(sleeper.pid);
+    }
+    case "escapees": {
+      // Each in a session of its own, so no longer in our process group; the shell ignores SIGTERM.
+      const spawn = (args: string[]) =>
+        new Deno.Command("setsid", { args, stdin: "null", stdout: "null", stderr: "null" }).spawn().pid;
+      return text([spawn(["sleep", "300"]), spawn(["sh", "-c", "trap '' TERM HUP; sleep 300; :"])].join(" "));
     }
     case "closeout":
       // Under `closeOutWrapper` (_config.ts) the wrapper lives on, its stdout closed: Deno itself cannot
