@@ -17,6 +17,7 @@ import type { ClientSide } from "./client_side.ts";
 import { type Connection, openConnection } from "./connect.ts";
 import { ToolError } from "../../lib/mcp/errors.ts";
 import { listAllTools } from "./tool_list.ts";
+import { coalesced } from "./coalesce.ts";
 import { callIdentity, type Link, linkSecrets } from "./link.ts";
 import { backingOff, logSkipped, recordFailure } from "./link_health.ts";
 import { NeedsAuthError } from "./oauth/needs_auth.ts";
@@ -176,9 +177,12 @@ export class Connector {
   }
 
   #watch(client: Client, link: Link): void {
-    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+    // A storm of list_changed costs at most two re-lists: one in flight, one after it.
+    const relist = coalesced(async () => {
       try {
         const { tools, skipped } = await listAllTools(client);
+        // A list from a connection since replaced is stale.
+        if (link.connection && link.connection.client !== client) return;
         link.tools = redactData(tools, linkSecrets(link, link.connection));
         logSkipped(link, skipped, this.#deps.log);
         this.#deps.toolsChanged();
@@ -187,6 +191,7 @@ export class Connector {
         this.#deps.log.error(`Cannot re-list the tools of MCP server "${link.configs[0].name}": ${why}`);
       }
     });
+    client.setNotificationHandler(ToolListChangedNotificationSchema, relist);
     this.#deps.clientSide.wire(
       client,
       () => ({

@@ -45,3 +45,18 @@ Deno.test(
     assert.equal(gateway.downstreams.status()[0].state, "up");
   },
 );
+
+Deno.test("hostile connection: a storm of 5,000 tools/list_changed costs at most two re-lists; the latest list wins and calls answer", async () => {
+  await using gateway = await front([scriptServer("hostile", "hostile.ts")]);
+  assert.equal(textOf(await gateway.call("hostile__lists")), "1");
+  const listed = () => gateway.downstreams.catalog().some((tool) => tool.name === "stormed");
+  const relisted = new Promise<void>((resolve) => {
+    const stop = gateway.downstreams.onCatalogChanged(() => listed() && (stop(), resolve()));
+  });
+  assert.equal(textOf(await gateway.call("hostile__storm", { count: 5_000 })), "stormed");
+  await relisted;
+  // Before the fix, 5,000 tools/list requests reached the server ahead of this call.
+  const lists = Number(textOf(await gateway.call("hostile__lists")));
+  assert.ok(lists >= 2 && lists <= 3, `${lists - 1} tools/list requests for one storm`);
+  assert.ok(Number(textOf(await gateway.call("hostile__pid"))) > 0);
+});
