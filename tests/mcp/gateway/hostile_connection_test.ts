@@ -60,3 +60,19 @@ Deno.test("hostile connection: a storm of 5,000 tools/list_changed costs at most
   assert.ok(lists >= 2 && lists <= 3, `${lists - 1} tools/list requests for one storm`);
   assert.ok(Number(textOf(await gateway.call("hostile__pid"))) > 0);
 });
+
+Deno.test("hostile connection: a tool's error reply with the SDK's own codes (-32000, -32001) is relayed as the server's error", async () => {
+  await using gateway = await front([scriptServer("hostile", "hostile.ts")]);
+  const pid = gateway.downstreams.pidOf("hostile");
+  for (const code of [-32000, -32001, -32000]) {
+    const result = await gateway.call("hostile__fail", { code });
+    assert.equal(result.isError, true);
+    // Before the fix: "[unavailable] … the server exited mid-call" and "[timeout] … timed out after 20000ms".
+    assert.equal(
+      textOf(result),
+      `Error [internal]: Cannot call "fail" on MCP server "hostile": MCP error ${code}: the tool refused: quota exceeded for project 7`,
+    );
+  }
+  assert.equal(gateway.downstreams.status()[0].state, "up");
+  assert.equal(gateway.downstreams.pidOf("hostile"), pid, "the same process: nothing restarted it");
+});

@@ -13,7 +13,6 @@ import {
   CallToolRequestSchema,
   type CallToolResult,
   ListToolsRequestSchema,
-  McpError,
   Server,
   type Tool,
 } from "../../../../lib/mcp/sdk.ts";
@@ -120,7 +119,10 @@ server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
       Deno.exit(0);
       break;
     case "fail":
-      throw new McpError(args.code ?? -32000, "the tool refused: quota exceeded for project 7");
+      // The SDK replies with the error's own code and message (an McpError's message repeats its code).
+      throw Object.assign(new Error("the tool refused: quota exceeded for project 7"), {
+        code: args.code ?? -32000,
+      });
   }
   throw new Error(`Unknown tool "${request.params.name}"`);
 });
