@@ -5,7 +5,9 @@
  * leaving its own children running. Here a message may be as large as the server side takes
  * ({@link MAX_MESSAGE_BYTES}); a response over that fails its own request with {@link TOO_LARGE_CODE}
  * and the connection stays; the child leads its own process group, and close() ends its stdin, then kills
- * the whole tree (lib/process/tree_kill.ts).
+ * the whole tree (lib/process/tree_kill.ts). The connection ends when the child exits, and also when it
+ * closes its stdout while it lives on: it can never answer again, so its calls fail at once and its tree
+ * is killed, rather than each later call waiting out its timeout on a server that looks healthy.
  * @module
  */
 import { type JSONRPCMessage, JSONRPCMessageSchema, type Transport } from "./sdk.ts";
@@ -23,6 +25,8 @@ export const TOO_LARGE_CODE = -32_010;
 
 /** How long a child that exits may still take to finish its output before the connection closes. */
 const DRAIN_MS = 1_000;
+/** How long a child whose stdout ended has to exit before it counts as alive with its stdout closed. */
+const EOF_EXIT_MS = 200;
 /** How long a closed connection's child has to exit on stdin EOF before its tree is killed. */
 const EXIT_GRACE_MS = 1_000;
 
@@ -49,10 +53,13 @@ export class ChildTransport implements Transport {
   #child?: Deno.ChildProcess;
   #stdin?: WritableStreamDefaultWriter<Uint8Array>;
   #readers: ReadableStreamDefaultReader<Uint8Array>[] = [];
+  /** Settles once both pipes were read to their end (or failed). */
+  #drained: Promise<unknown> = Promise.resolve();
   #owned: ReturnType<typeof ownProcessTree> = null;
   #exit?: Deno.CommandStatus;
   #closing?: Promise<void>;
   #closed = false;
+  #outputClosed = false;
 
   constructor(options: ChildOptions) {
     this.#options = options;
@@ -66,6 +73,11 @@ export class ChildTransport implements Transport {
   /** How the child ended, once it did. */
   get exitStatus(): Deno.CommandStatus | undefined {
     return this.#exit;
+  }
+
+  /** True when the connection ended because the child closed its stdout while it was still running. */
+  get closedOutput(): boolean {
+    return this.#outputClosed;
   }
 
   async start(): Promise<void> {
@@ -92,12 +104,23 @@ export class ChildTransport implements Transport {
     this.#readers = [child.stdout.getReader(), child.stderr.getReader()];
     const stdout = this.#readStdout(this.#readers[0]);
     const stderr = this.#readStderr(this.#readers[1]);
+    this.#drained = Promise.all([stdout, stderr]);
     child.status.then(async (status) => {
       this.#exit = status;
       disown();
       // What it wrote before exiting is still in the pipes; a grandchild holding them must not stall us.
-      await settlesWithin(Promise.all([stdout, stderr]), DRAIN_MS);
+      await settlesWithin(this.#drained, DRAIN_MS);
       this.#end();
+      this.#release();
+    });
+    stdout.then(async () => {
+      // A child that exits closes its stdout first: its exit (above) then ends the connection, with its status.
+      if (this.#closed || await settlesWithin(child.status, EOF_EXIT_MS) || this.#closed) return;
+      // Its stdout ended but it runs on: nothing it does can answer us any more. End the connection now
+      // (calls in flight fail at once) and kill its tree; stderr is still read until then, for the log.
+      this.#outputClosed = true;
+      this.#end();
+      this.close().catch(() => {});
     });
   }
 
@@ -117,8 +140,11 @@ export class ChildTransport implements Transport {
         await killTree(child.pid, { graceMs: EXIT_GRACE_MS, owned: this.#owned, rootRunning: !this.#exit });
         await child.status;
         this.#owned?.close();
+        // Its last stderr lines (why it failed) are read before close() resolves.
+        await settlesWithin(this.#drained, DRAIN_MS);
       }
       this.#end();
+      this.#release();
     })();
     return this.#closing;
   }
@@ -126,10 +152,13 @@ export class ChildTransport implements Transport {
   #end(): void {
     if (this.#closed) return;
     this.#closed = true;
-    // Pipes a grandchild still holds: stop reading them, and stop writing to a child that is gone.
+    this.onclose?.();
+  }
+
+  /** Pipes a grandchild still holds: stop reading them, and stop writing to a child that is gone. */
+  #release(): void {
     for (const reader of this.#readers) reader.cancel().catch(() => {});
     this.#stdin?.abort().catch(() => {});
-    this.onclose?.();
   }
 
   async #readStdout(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {

@@ -48,7 +48,7 @@ export class LineTransport implements Transport {
   readonly #maxBytes: number;
   readonly #drainMs: number;
   readonly #dropAnswer?: (message: JSONRPCMessage) => boolean;
-  /** Ids of requests read and not yet answered. */
+  /** Ids of requests read and neither answered nor cancelled by the client. */
   readonly #unanswered = new Set<string | number>();
   #onAnswered?: () => void;
   #reader?: ReadableStreamDefaultReader<Uint8Array>;
@@ -152,6 +152,9 @@ export class LineTransport implements Transport {
       return;
     }
     if (isRequest(parsed.data)) this.#unanswered.add(parsed.data.id);
+    const cancelled = cancelledId(parsed.data);
+    // The SDK never answers a request the client cancelled: the close must not wait for its answer.
+    if (cancelled !== undefined && this.#unanswered.has(cancelled)) this.#answered(cancelled);
     this.onmessage?.(parsed.data);
   }
 
@@ -174,6 +177,13 @@ function isRequest(message: JSONRPCMessage): message is JSONRPCMessage & { id: s
 
 function isResponse(message: JSONRPCMessage): message is JSONRPCMessage & { id: string | number } {
   return !("method" in message) && "id" in message && message.id !== null && message.id !== undefined;
+}
+
+/** The request id a `notifications/cancelled` names, if `message` is one. */
+function cancelledId(message: JSONRPCMessage): string | number | undefined {
+  if (!("method" in message) || message.method !== "notifications/cancelled" || "id" in message) return;
+  const id = (message.params as { requestId?: unknown } | undefined)?.requestId;
+  return typeof id === "string" || typeof id === "number" ? id : undefined;
 }
 
 function idOf(json: unknown): string | number | null {

@@ -115,6 +115,12 @@ export function defineTool<I extends Shape, O extends Shape>(
           ? renderStructured(result as Record<string, unknown>)
           : renderText(result as TextOutput);
       } catch (error) {
+        // A call the client cancelled: a cancel is no failure (nothing to log), and its answer is never sent.
+        if (context.signal?.aborted && !(error instanceof ToolError)) {
+          return renderError(
+            new ToolError("unavailable", `Cannot finish ${spec.name}: the client cancelled it`),
+          );
+        }
         return renderError(error, spec.name);
       }
     },

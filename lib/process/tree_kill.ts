@@ -79,6 +79,25 @@ export async function killMarked(prefix: string): Promise<void> {
   for (const pid of await findMarked(live, prefix, true)) signal(pid, "SIGKILL");
 }
 
+/**
+ * Signals every process of ours (real and effective uid: processes.ts `findMarked`) whose environment holds
+ * the entry `NAME=value` exactly, politely, then with SIGKILL those alive after `graceMs` (Linux; a no-op
+ * elsewhere). What a child started in a session of its own, then left behind, is found this way. Returns
+ * the pids it signalled.
+ */
+export async function killMarkedGently(entry: string, graceMs = 1000): Promise<number[]> {
+  const rows = await listProcesses();
+  if (rows === null) return [];
+  const live = rows.filter((row) => !row.zombie && row.pid !== Deno.pid);
+  const marked = await findMarked(live.map((row) => row.pid), entry);
+  const starts = new Map<number, number>();
+  for (const row of live) {
+    if (row.start !== undefined && marked.includes(row.pid)) starts.set(row.pid, row.start);
+  }
+  await killPids(marked, graceMs, starts);
+  return marked;
+}
+
 /** Signals each of `pids` politely, then SIGKILLs those still alive after `graceMs` (default 1000). */
 export async function killPids(
   pids: readonly number[],

@@ -6,6 +6,9 @@ import type { Client } from "../../lib/mcp/sdk_client.ts";
 import { TOO_LARGE_CODE } from "../../lib/mcp/child_transport.ts";
 import { DROPPED_CODE } from "./dropped_streams.ts";
 
+/** How much later than the call ceiling the SDK's own request timer is set: it must never fire first. */
+const SDK_TIMER_SLACK_MS = 60_000;
+
 /** Which call, for error messages, and its limits. */
 export interface CallTarget {
   server: string;
@@ -17,6 +20,8 @@ export interface CallTarget {
   signal?: AbortSignal;
   /** When set, downstream progress is requested and each notification handed here, in order. */
   onProgress?: (update: ProgressUpdate) => void;
+  /** How the server ended the connection, once it did (a stdio child: connect.ts). */
+  ended?(): string | undefined;
   /** Makes a downstream error message showable: an excerpt, secrets redacted (redact.ts failureText). */
   shape(message: string): string;
 }
@@ -36,42 +41,63 @@ export async function callDownstream(
   const forward = () => controller.abort(signal?.reason);
   signal?.addEventListener("abort", forward, { once: true });
   if (signal?.aborted) forward();
-  let ceilingHit = false;
-  // Aborting the request's signal makes the SDK send notifications/cancelled downstream.
-  const ceiling = setTimeout(() => {
-    ceilingHit = true;
-    controller.abort();
-  }, target.ceilingMs);
+  // Our own timers, not the SDK's: a server may itself answer -32001 (the SDK's RequestTimeout code) or
+  // -32000 (ConnectionClosed), which must read as its own error, not as our timeout or a dead server.
+  let timedOut: "ceiling" | "quiet" | undefined;
+  const expire = (which: "ceiling" | "quiet") => () => {
+    timedOut ??= which;
+    // Aborting the request's signal makes the SDK send notifications/cancelled downstream.
+    controller.abort(which === "ceiling" ? "ran past the call ceiling" : `timed out after ${limitMs}ms`);
+  };
+  const ceiling = setTimeout(expire("ceiling"), target.ceilingMs);
+  let quiet = setTimeout(expire("quiet"), limitMs);
+  const progressed = (update: ProgressUpdate) => {
+    clearTimeout(quiet);
+    quiet = setTimeout(expire("quiet"), limitMs);
+    onProgress?.(update);
+  };
+  const transport = client.transport;
   try {
     return await client.request(
       { method: "tools/call", params: { name: tool, arguments: args } },
       CallToolResultSchema,
       {
         signal: controller.signal,
-        // The SDK's inactivity timer: on expiry it sends notifications/cancelled downstream.
-        timeout: limitMs,
-        ...(onProgress ? { onprogress: onProgress, resetTimeoutOnProgress: true } : {}),
+        // The SDK's own timer never fires first: ours above decide.
+        timeout: target.ceilingMs + SDK_TIMER_SLACK_MS,
+        ...(onProgress ? { onprogress: progressed } : {}),
       },
     ) as CallToolResult;
   } catch (error) {
     const action = `Cannot call "${tool}" on MCP server "${server}"`;
-    if (ceilingHit) {
+    if (timedOut === "ceiling") {
       throw new ToolError(
         "timeout",
         `${action}: ran past the ${target.ceilingMs}ms ceiling and was cancelled; retry with narrower arguments`,
       );
     }
-    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout && !signal?.aborted) {
-      const quiet = onProgress ? " without progress" : "";
+    if (timedOut === "quiet" && !signal?.aborted) {
+      const without = onProgress ? " without progress" : "";
       throw new ToolError(
         "timeout",
-        `${action}: timed out after ${limitMs}ms${quiet} and was cancelled; retry with narrower arguments or a larger timeout`,
+        `${action}: timed out after ${limitMs}ms${without} and was cancelled; retry with narrower arguments or a larger timeout`,
       );
     }
     if (signal?.aborted) throw error;
+    // The SDK drops its transport when the connection closes, before it fails the requests in flight.
+    if (!transport || client.transport !== transport) {
+      const how = target.ended?.();
+      throw new ToolError(
+        "unavailable",
+        `${action}: the connection closed mid-call${
+          how ? ` (the server ${how})` : ""
+        }; the next call restarts it`,
+      );
+    }
     throw callError(error, action, target.shape);
   } finally {
     clearTimeout(ceiling);
+    clearTimeout(quiet);
     signal?.removeEventListener("abort", forward);
   }
 }
@@ -79,9 +105,6 @@ export async function callDownstream(
 function callError(error: unknown, action: string, shape: (message: string) => string): ToolError {
   // A ToolError from below (a remote server that needs authorising) already names the server and the fix.
   if (error instanceof ToolError) return error;
-  if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
-    return new ToolError("unavailable", `${action}: the server exited mid-call; the next call restarts it`);
-  }
   if (error instanceof McpError && error.code === DROPPED_CODE) {
     return new ToolError(
       "unavailable",

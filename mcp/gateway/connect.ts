@@ -30,6 +30,8 @@ export interface Connection {
   tools: Tool[];
   /** Why each malformed tool it listed was left out (tool_list.ts). */
   skipped: string[];
+  /** How a stdio child ended the connection, once it did: `exited (code 3)`, `closed its stdout…`. */
+  ended?(): string | undefined;
   /** What the gateway gave the server besides its config entry's secrets (its OAuth tokens): never shown. */
   secrets(): string[];
   /**
@@ -142,6 +144,7 @@ export async function openConnection(config: ServerConfig, hooks: ConnectHooks):
       instructions: client.getInstructions(),
       tools,
       skipped,
+      ...(transport ? { ended: endedText.bind(null, transport) } : {}),
       secrets: () => provider?.secrets() ?? [],
       close,
     };
@@ -167,6 +170,14 @@ export async function openConnection(config: ServerConfig, hooks: ConnectHooks):
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** How `transport`'s child ended the connection, or undefined while it is open. */
+function endedText(transport: ChildTransport): string | undefined {
+  if (transport.closedOutput) return "closed its stdout while still running, so it was stopped";
+  const exit = transport.exitStatus;
+  if (!exit) return undefined;
+  return exit.signal ? `was killed by ${exit.signal}` : `exited (code ${exit.code})`;
 }
 
 /** Characters of a crashed server's last stderr lines quoted in its reason. */

@@ -3,7 +3,7 @@
  * closes marks its link down, a retired link closes once its calls in flight settle.
  *
  * Children: close() ends each child's stdin, gives it a second, then kills its process tree (its own
- * group: lib/mcp/child_transport.ts). A SIGKILLed gateway runs nothing: its children see stdin EOF, and on
+ * group: lib/mcp/child_transport.ts), then every process still carrying this gateway's marker. A SIGKILLed gateway runs nothing: its children see stdin EOF, and on
  * Linux a watchdog (lib/process/watchdog.ts) kills each watched group and every process carrying this
  * gateway's marker in its environment. On macOS and Windows a server that ignores stdin EOF may outlive a
  * SIGKILLed gateway (no /proc to find it by, and Deno offers no parent-death signal).
@@ -12,10 +12,12 @@
 import { ToolListChangedNotificationSchema } from "../../lib/mcp/sdk.ts";
 import type { Client } from "../../lib/mcp/sdk_client.ts";
 import { GroupWatchdog } from "../../lib/process/watchdog.ts";
+import { killMarkedGently } from "../../lib/process/tree_kill.ts";
 import type { ClientSide } from "./client_side.ts";
 import { type Connection, openConnection } from "./connect.ts";
 import { ToolError } from "../../lib/mcp/errors.ts";
 import { listAllTools } from "./tool_list.ts";
+import { coalesced } from "./coalesce.ts";
 import { callIdentity, type Link, linkSecrets } from "./link.ts";
 import { backingOff, logSkipped, recordFailure } from "./link_health.ts";
 import { NeedsAuthError } from "./oauth/needs_auth.ts";
@@ -52,6 +54,8 @@ export class Connector {
   /** Resolves when close() starts: retired links stop waiting for their calls. */
   readonly #closing = Promise.withResolvers<void>();
   #closed = false;
+  /** Whether a stdio child was ever started: only then can a marked process be left behind. */
+  #spawned = false;
 
   constructor(deps: ConnectorDeps) {
     this.#deps = deps;
@@ -119,6 +123,13 @@ export class Connector {
       link.connection = undefined;
     }));
     await Promise.allSettled(this.#retiring);
+    // What a server started in a session of its own and left behind (`setsid sleep`, a TERM-proof shell)
+    // is no member of any tree killed above: found by our marker, as the watchdog would after a SIGKILL.
+    if (this.#spawned) {
+      await killMarkedGently(this.#marker).catch((error) =>
+        this.#deps.log.error("Cannot stop the processes the MCP servers left behind", error)
+      );
+    }
     await this.#watchdog.close();
   }
 
@@ -127,6 +138,7 @@ export class Connector {
     const name = primary.name;
     // A server down keeps saying why while it is retried (search would otherwise flip to "connecting").
     if (link.state !== "down") link.state = "connecting";
+    if (primary.transport.kind === "stdio") this.#spawned = true;
     try {
       const connection = await openConnection(primary, {
         marker: this.#marker,
@@ -165,9 +177,12 @@ export class Connector {
   }
 
   #watch(client: Client, link: Link): void {
-    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+    // A storm of list_changed costs at most two re-lists: one in flight, one after it.
+    const relist = coalesced(async () => {
       try {
         const { tools, skipped } = await listAllTools(client);
+        // A list from a connection since replaced is stale.
+        if (link.connection && link.connection.client !== client) return;
         link.tools = redactData(tools, linkSecrets(link, link.connection));
         logSkipped(link, skipped, this.#deps.log);
         this.#deps.toolsChanged();
@@ -176,6 +191,7 @@ export class Connector {
         this.#deps.log.error(`Cannot re-list the tools of MCP server "${link.configs[0].name}": ${why}`);
       }
     });
+    client.setNotificationHandler(ToolListChangedNotificationSchema, relist);
     this.#deps.clientSide.wire(
       client,
       () => ({
@@ -194,7 +210,8 @@ export class Connector {
       link.connection = undefined;
       if (connection?.pid) this.#watchdog.unwatch(connection.pid);
       link.state = "down";
-      link.reason = `MCP server "${link.configs[0].name}" exited; the next call restarts it`;
+      const how = connection?.ended?.() ?? "closed the connection";
+      link.reason = `MCP server "${link.configs[0].name}" ${how}; the next call restarts it`;
       recordFailure(link, this.#deps.retry, this.#deps.now());
       this.#deps.log.error(link.reason);
       connection.close().catch(() => {});

@@ -46,6 +46,7 @@ export async function callOnLink(
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       shape: (message) => failureText(message, secrets),
+      ...(connection.ended ? { ended: connection.ended } : {}),
     }),
   ).catch((error) => {
     if (error instanceof NeedsAuthError) recordLostAuth(link, connection, error);

@@ -49,3 +49,18 @@ export function projectServer(name: string, server: string, cwd: string): Server
 export function builtinServer(name: string, server: string): ServerConfig {
   return { ...defaults(name), transport: { kind: "builtin", server } };
 }
+
+/**
+ * `entry` run under a POSIX `sh` that closes its own stdout and outlives the server: when the server exits
+ * (the hostile server's `closeout`), the gateway's child is alive and its stdout at EOF.
+ */
+export function closeOutWrapper(entry: ServerConfig): ServerConfig {
+  if (entry.transport.kind !== "stdio") throw new Error("a stdio entry");
+  const { command, args } = entry.transport;
+  // A background job's stdin is /dev/null unless given: the server gets the wrapper's through fd 3.
+  const script = 'exec 3<&0; "$@" <&3 3<&- & exec 1>&- 3<&-; wait; exec sleep 300';
+  return {
+    ...entry,
+    transport: { ...entry.transport, command: "sh", args: ["-c", script, "sh", command, ...args] },
+  };
+}

@@ -8,7 +8,7 @@ import { LineTransport } from "../../../lib/mcp/line_transport.ts";
 import type { CallToolResult } from "../../../lib/mcp/sdk.ts";
 import { Client } from "../../../lib/mcp/sdk_client.ts";
 import { os } from "../../../lib/platform/mod.ts";
-import { listProcesses } from "../../../lib/process/processes.ts";
+import { listProcesses, readMarkers } from "../../../lib/process/processes.ts";
 import { connectHttpClient, spawnHttp } from "../../_support/http.ts";
 import { textOf } from "../../_support/connect.ts";
 import { waitFor } from "../../_support/poll.ts";
@@ -16,6 +16,8 @@ import { tempWorkspace } from "../../_support/workspace.ts";
 import { scriptServer } from "./_config.ts";
 
 const posixOnly = { ignore: os === "windows" };
+/** The marker sweep reads /proc/<pid>/environ. */
+const linuxOnly = { ignore: os !== "linux" };
 
 async function alive(pid: number): Promise<boolean> {
   const rows = await listProcesses();
@@ -70,6 +72,53 @@ for (
       await gateway.child.status;
       await gateway.client.close();
       await waitFor("the downstream server's child to die", async () => !await alive(gateway.sleeper));
+    },
+  );
+}
+
+/** Pids of our processes carrying gateway `pid`'s marker (`CONTINUE_MCP_GATEWAY=<pid>-…`). */
+async function markedBy(pid: number): Promise<number[]> {
+  const found = await readMarkers("CONTINUE_MCP_GATEWAY");
+  return found.filter(({ value }) => value.startsWith(`${pid}-`)).map((entry) => entry.pid);
+}
+
+for (
+  const [how, end] of [
+    ["SIGTERM", (gateway: Awaited<ReturnType<typeof spawnGateway>>) => gateway.child.kill("SIGTERM")],
+    ["its stdin closed", (gateway: Awaited<ReturnType<typeof spawnGateway>>) => gateway.closeStdin()],
+  ] as const
+) {
+  Deno.test(
+    `hostile shutdown: a gateway ended by ${how} kills what its servers left in sessions of their own`,
+    linuxOnly,
+    async () => {
+      await using dir = await tempWorkspace();
+      const gateway = await spawnGateway(await hostileConfig(dir));
+      const escapees = textOf(
+        await gateway.client.callTool({
+          name: "gateway_call",
+          arguments: { name: "hostile__escapees" },
+        }) as CallToolResult,
+      ).split(" ").map(Number);
+      try {
+        const marked = await markedBy(gateway.child.pid);
+        for (const pid of escapees) assert.ok(marked.includes(pid), `${pid} carries the marker: ${marked}`);
+        await end(gateway);
+        await gateway.child.status;
+        await gateway.client.close();
+        await waitFor(
+          "no process with the gateway's marker",
+          async () => (await markedBy(gateway.child.pid)).length === 0,
+        );
+      } finally {
+        for (const pid of escapees) {
+          try {
+            Deno.kill(pid, "SIGKILL");
+          } catch {
+            // Gone, as it should be.
+          }
+        }
+      }
     },
   );
 }

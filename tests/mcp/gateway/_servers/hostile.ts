@@ -37,6 +37,11 @@ const tools: Tool[] = [
   { name: "extras", description: "Huge _meta and unknown keys", inputSchema: numbers("mb") },
   { name: "flood", description: "Flood progress notifications", inputSchema: numbers("count") },
   { name: "child", description: "Start a sleeping child", inputSchema: object },
+  { name: "storm", description: "Add a tool, then send count list_changed", inputSchema: numbers("count") },
+  { name: "lists", description: "How many tools/list it answered", inputSchema: object },
+  { name: "escapees", description: "Start processes in sessions of their own", inputSchema: object },
+  { name: "closeout", description: "Close stdout and run on", inputSchema: object },
+  { name: "fail", description: "A JSON-RPC error reply with the given code", inputSchema: numbers("code") },
 ];
 if (Deno.env.get("HOSTILE_BAD_TOOL") === "1") {
   tools.splice(2, 0, {
@@ -48,7 +53,11 @@ if (Deno.env.get("HOSTILE_BAD_TOOL") === "1") {
 
 const server = new Server({ name: "hostile", version: "0.0.0" }, { capabilities: { tools: {} } });
 const text = (value: unknown): CallToolResult => ({ content: [{ type: "text", text: String(value) }] });
-server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+let lists = 0;
+server.setRequestHandler(ListToolsRequestSchema, () => {
+  lists++;
+  return { tools };
+});
 server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
   const args = (request.params.arguments ?? {}) as Record<string, number | undefined>;
   const megabytes = Math.round((args.mb ?? 1) * 1_000_000);
@@ -88,6 +97,32 @@ server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
       const sleeper = new Deno.Command("sleep", { args: ["300"], stdin: "null", stdout: "null" }).spawn();
       return text(sleeper.pid);
     }
+    case "storm": {
+      if (!tools.some((tool) => tool.name === "stormed")) {
+        tools.push({ name: "stormed", description: "Listed after the storm", inputSchema: object });
+      }
+      // Not awaited: every notification is written before any tools/list it causes is read.
+      for (let i = 0; i < (args.count ?? 1); i++) server.sendToolListChanged().catch(() => {});
+      return text("stormed");
+    }
+    case "lists":
+      return text(lists);
+    case "escapees": {
+      // Each in a session of its own, so no longer in our process group; the shell ignores SIGTERM.
+      const spawn = (args: string[]) =>
+        new Deno.Command("setsid", { args, stdin: "null", stdout: "null", stderr: "null" }).spawn().pid;
+      return text([spawn(["sleep", "300"]), spawn(["sh", "-c", "trap '' TERM HUP; sleep 300; :"])].join(" "));
+    }
+    case "closeout":
+      // Under `closeOutWrapper` (_config.ts) the wrapper lives on, its stdout closed: Deno itself cannot
+      // close its own fd 1 (it writes it through a socket of its own).
+      Deno.exit(0);
+      break;
+    case "fail":
+      // The SDK replies with the error's own code and message (an McpError's message repeats its code).
+      throw Object.assign(new Error("the tool refused: quota exceeded for project 7"), {
+        code: args.code ?? -32000,
+      });
   }
   throw new Error(`Unknown tool "${request.params.name}"`);
 });
