@@ -25,14 +25,14 @@ export interface ShellOptions extends Omit<JobsOptions, "workspace"> {
  */
 export function createServer(options: ShellOptions): McpServerHandle {
   const sandbox = options.sandbox ?? sandboxFromEnv(options);
-  let handle: McpServerHandle | undefined;
   sandbox.setAsker(clientAsker({
     handle: () => handle,
     env: options.serverEnv,
     workspace: () => options.workspace.roots[0],
   }));
   const jobs = new JobRegistry({ ...options, sandbox });
-  handle = createMcpServer({
+  // Read by the asker only once a client is connected, long after this assignment.
+  const handle: McpServerHandle = createMcpServer({
     name: "shell",
     instructions: meta.instructions,
     tools: createTools({
