@@ -108,6 +108,16 @@ export function pinnedFolders(plan: SandboxPlan, mounts: readonly string[], fact
   return [...pinned].sort(byDepth);
 }
 
+/** Kernel knobs under /proc a job must never write, shown read-only (those a kernel lacks are skipped). */
+const PROC_READ_ONLY = [
+  "/proc/sys",
+  "/proc/sysrq-trigger",
+  "/proc/irq",
+  "/proc/bus",
+  "/proc/fs",
+  "/proc/acpi",
+];
+
 /** The bwrap arguments (without the program name) that run `command` under `plan`. */
 export function bwrapArgs(
   plan: SandboxPlan,
@@ -123,6 +133,10 @@ export function bwrapArgs(
   // could remount / read-write (seen: it can, without --cap-drop).
   args.push("--new-session", "--cap-drop", "ALL");
   args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc");
+  // The kernel checks sysctl writes by uid, not capability: a job of a root server is global uid 0 in its
+  // user namespace, and bwrap skips covering these when its own access() check says no. Seen: a job wrote
+  // /proc/sys/kernel/core_pattern and the kernel ran its script as root outside every namespace.
+  for (const path of PROC_READ_ONLY) args.push("--ro-bind-try", path, path);
   for (const folder of plan.hidden ?? []) if (isFolder(facts(folder))) args.push("--tmpfs", folder);
   args.push("--bind", plan.temp, "/tmp");
   for (const path of options.keep ?? []) if (facts(path) !== "missing") args.push("--ro-bind", path, path);

@@ -148,6 +148,19 @@ Deno.test({
         assert.doesNotMatch(text, /MOUNTED|REMOUNTED|UNSHARED|ENTERED/);
         assert.match(text, /CapEff:\s+0+\n/);
       });
+      await t.step(
+        "kernel knobs: /proc/sys (core_pattern runs a program as root) and sysrq are read-only",
+        async () => {
+          // Writes back the value it read: should the sandbox fail, the host's setting is unchanged.
+          const text = await run(
+            "for f in /proc/sys/kernel/core_pattern /proc/sys/kernel/hostname /proc/sys/vm/drop_caches; do " +
+              '[ -w "$f" ] && echo "WRITABLE $f"; done; ' +
+              "cp /proc/sys/kernel/core_pattern /tmp/cp && cat /tmp/cp > /proc/sys/kernel/core_pattern && echo WROTE",
+          );
+          assert.doesNotMatch(text, /WRITABLE|WROTE/);
+          assert.match(text, /Read-only file system/);
+        },
+      );
       await t.step("kill and ptrace of the server: it is not even visible", async () => {
         const text = await run(
           `kill -9 ${server.pid}; kill -9 -1; ls /proc/${server.pid} 2>&1; ` +
