@@ -36,9 +36,11 @@ async function spawnBare(): Promise<void> {
 
 async function spawnSandboxed(): Promise<void> {
   const job = (await sandbox.prepare(workspace))!;
-  const invocation = job.wrap({ program: "/bin/sh", args: ["-c", "true"] });
+  const { invocation, env } = job.wrap({ program: "/bin/sh", args: ["-c", "true"] }, Deno.env.toObject());
   const { success } = await new Deno.Command(invocation.program, {
     args: invocation.args,
+    env,
+    clearEnv: true,
     cwd: workspace,
     stdout: "null",
     stderr: "null",

@@ -38,6 +38,12 @@ export interface BwrapOptions {
   disableUserns: boolean;
   /** Files or folders shown read-only even though they lie in a hidden folder or under /tmp (resolv.conf). */
   keep?: readonly string[];
+  /** The server's script folder, shown read-only at {@link SCRIPTS_INSIDE} (when /run is hidden). */
+  scripts?: string;
+  /** The job's own variables that must not reach the launchers (launcher_env.ts); the plan's win. */
+  jobEnv?: readonly (readonly [string, string])[];
+  /** Variables the job has not (PATH of the launchers when the job has none). */
+  unsetJobEnv?: readonly string[];
   /** The network's own arguments and command prefix (network.ts: the allow-list proxy's bridge). */
   network?: { bwrapArgs?: readonly string[]; commandPrefix?: readonly string[] };
 }
@@ -108,6 +114,14 @@ export function pinnedFolders(plan: SandboxPlan, mounts: readonly string[], fact
   return [...pinned].sort(byDepth);
 }
 
+/** Where a job sees the server's script folder (long commands' scripts). */
+export const SCRIPTS_INSIDE = "/run/shell-mcp-scripts";
+
+/** Whether {@link SCRIPTS_INSIDE} can be shown: /run is replaced by a fresh tmpfs. */
+export function scriptsInsideShown(plan: SandboxPlan, facts: Facts): boolean {
+  return (plan.hidden ?? []).includes("/run") && isFolder(facts("/run"));
+}
+
 /** Kernel knobs under /proc a job must never write, shown read-only (those a kernel lacks are skipped). */
 const PROC_READ_ONLY = [
   "/proc/sys",
@@ -138,6 +152,10 @@ export function bwrapArgs(
   // /proc/sys/kernel/core_pattern and the kernel ran its script as root outside every namespace.
   for (const path of PROC_READ_ONLY) args.push("--ro-bind-try", path, path);
   for (const folder of plan.hidden ?? []) if (isFolder(facts(folder))) args.push("--tmpfs", folder);
+  // On the fresh tmpfs of /run: no job can leave a symlink on the way to it, nor write in it.
+  if (options.scripts && scriptsInsideShown(plan, facts)) {
+    args.push("--ro-bind", options.scripts, SCRIPTS_INSIDE);
+  }
   args.push("--bind", plan.temp, "/tmp");
   for (const path of options.keep ?? []) if (facts(path) !== "missing") args.push("--ro-bind", path, path);
   for (const dir of [plan.cache, ...[...plan.writable].sort(byDepth)]) {
@@ -159,6 +177,8 @@ export function bwrapArgs(
     if (isFolder(kind)) args.push("--perms", "0000", "--tmpfs", path);
     else if (kind === "file") args.push("--ro-bind", "/dev/null", path);
   }
+  for (const [name, value] of options.jobEnv ?? []) args.push("--setenv", name, value);
+  for (const name of options.unsetJobEnv ?? []) args.push("--unsetenv", name);
   for (const [name, value] of Object.entries(plan.env ?? {})) {
     args.push("--setenv", name, name === "TMPDIR" ? "/tmp" : value);
   }

@@ -5,6 +5,7 @@
  */
 import { platform } from "../platform/mod.ts";
 import type { ShellInvocation } from "../platform/posix.ts";
+import { splitLauncherEnv } from "./launcher_env.ts";
 import { bwrapArgs, type BwrapOptions, type Facts, type PathKind, protectedMounts, topOf } from "./bwrap.ts";
 import {
   BRIDGE_SYNC_FD,
@@ -22,12 +23,21 @@ const WITHOUT_FILTER = '"$@"\nexit $?';
 
 /** One job's sandbox on Linux, once its placeholders are held. */
 export interface LinuxJob {
-  /** The full invocation: `/bin/sh` → bwrap → the shell. */
-  wrap(invocation: ShellInvocation): ShellInvocation;
+  /**
+   * The full invocation, `/bin/sh` → bwrap → the shell, and the environment to start it with: the job's
+   * `env` minus what would steer the launchers, which bwrap sets inside (launcher_env.ts).
+   */
+  wrap(invocation: ShellInvocation, env: Record<string, string>): WrappedJob;
   /** Lets the placeholders go; call once nothing of the job runs any more. */
   release(): Promise<void>;
   /** Whether a command line (from ps) is bubblewrap's own process, not one the job started. */
   isSandboxProcess(command: string): boolean;
+}
+
+/** A wrapped job: what to spawn, with which environment (spawn it with `clearEnv`). */
+export interface WrappedJob {
+  invocation: ShellInvocation;
+  env: Record<string, string>;
 }
 
 /** What a job's sandbox is built from. */
@@ -43,6 +53,8 @@ export interface LinuxJobOptions {
   /** Paths shown read-only though they lie in hidden folders or /tmp (resolv.conf, a home under /tmp). */
   keep: readonly string[];
   placeholders: Placeholders;
+  /** The server's script folder (shown read-only to the job), when /run can carry it. */
+  scripts?: string;
 }
 
 /** Prepares one job: looks at the disk, holds the placeholders it needs. */
@@ -77,13 +89,19 @@ export async function prepareLinuxJob(plan: SandboxPlan, options: LinuxJobOption
     seccompFd: options.filterPath ? 3 : undefined,
     disableUserns: options.disableUserns,
     keep: options.keep,
+    scripts: options.scripts,
   };
   const { bridge } = options;
-  const args = (command: string[]) => {
-    if (!bridge) return bwrapArgs(plan, lookup, bwrapOptions, command);
+  const args = (command: string[], jobEnv: [string, string][]) => {
+    const withEnv: BwrapOptions = {
+      ...bwrapOptions,
+      jobEnv,
+      unsetJobEnv: jobEnv.some(([name]) => name === "PATH") ? [] : ["PATH"],
+    };
+    if (!bridge) return bwrapArgs(plan, lookup, withEnv, command);
     // The inner sandbox shares the outer one's network namespace, where the bridge listens.
     const inner = bwrapArgs(plan, lookup, {
-      ...bwrapOptions,
+      ...withEnv,
       shareNetwork: true,
       network: {
         bwrapArgs: [...bridgeEnvArgs(), "--sync-fd", String(BRIDGE_SYNC_FD)],
@@ -92,8 +110,14 @@ export async function prepareLinuxJob(plan: SandboxPlan, options: LinuxJobOption
     return bridgedArgs(options.bwrap, inner, bridge);
   };
   return {
-    wrap: (invocation) =>
-      wrapInvocation(options.bwrap, options.filterPath, args([invocation.program, ...invocation.args])),
+    wrap: (invocation, env) => {
+      const { launcher, inside } = splitLauncherEnv(env);
+      const command = [invocation.program, ...invocation.args];
+      return {
+        invocation: wrapInvocation(options.bwrap, options.filterPath, args(command, inside)),
+        env: launcher,
+      };
+    },
     release,
     isSandboxProcess: (command) =>
       command.startsWith(`${options.bwrap} `) || (!!bridge && isBridgeProcess(command, bridge)),
@@ -156,7 +180,7 @@ function isEmptyFolder(path: string): boolean {
   }
 }
 
-function lstatKind(path: string): PathKind {
+export function lstatKind(path: string): PathKind {
   try {
     const info = Deno.lstatSync(path);
     return info.isDirectory ? "dir" : "file";

@@ -6,7 +6,8 @@
  * @module
  */
 import { dirname, join } from "node:path";
-import { platform } from "../platform/mod.ts";
+import { accountHome, platform } from "../platform/mod.ts";
+import { ownUid } from "../fs/private_dir.ts";
 import type { SandboxConfig } from "./config.ts";
 import {
   CACHE_VARIABLES,
@@ -116,8 +117,13 @@ export async function buildPolicy(input: PolicyInput): Promise<Policy> {
   }
 
   const denyRead: string[] = [];
+  // The home the account database names too: HOME may point elsewhere (a client's, a test's), and the
+  // credentials are where the account's own tools wrote them.
+  const uid = await ownUid().catch(() => null);
+  const accountHomeDir = uid === null ? null : await real(await accountHome(uid) ?? undefined);
+  const homes = unique([home, accountHomeDir].filter((dir): dir is string => !!dir));
   const denied = [
-    ...(home ? DENY_READ_IN_HOME.map((name) => join(home, name)) : []),
+    ...homes.flatMap((dir) => DENY_READ_IN_HOME.map((name) => join(dir, name))),
     ...DENY_READ_SYSTEM,
     ...(input.configDir ? [join(input.configDir, "continue-mcp")] : []),
     ...config.denyRead,

@@ -50,8 +50,8 @@ export async function sweepDeadTempDirs(parent: string): Promise<string[]> {
   const live = new Set(rows.map((row) => `${row.pid}-${row.start}`));
   const removed: string[] = [];
   for await (const entry of Deno.readDir(parent)) {
-    // A temp folder, or the seccomp filter file or proxy socket folder beside it.
-    const match = /^(\d+)-(\d+)-(\d+)-[0-9a-f]{8}(\.bpf|\.net)?$/.exec(entry.name);
+    // A temp folder, or the seccomp filter file, proxy socket folder or scripts folder beside it.
+    const match = /^(\d+)-(\d+)-(\d+)-[0-9a-f]{8}(\.bpf|\.net|\.scripts)?$/.exec(entry.name);
     if (!match || entry.isSymlink || match[1] !== self.pidNamespace) continue;
     if (live.has(`${match[2]}-${match[3]}`)) continue;
     await removeTempDir(join(parent, entry.name));
@@ -98,6 +98,11 @@ export interface SandboxDirs {
    * sandbox replaces. Absent when the path would be too long for a socket (the proxy then makes its own).
    */
   network?: string;
+  /**
+   * The long commands' script files, beside the temp folder: every job of the server writes its /tmp, so a
+   * script there could be rewritten by another job before its shell reads it (seen). Jobs see it read-only.
+   */
+  scripts: string;
 }
 
 /** Longest socket folder path: `<folder>/job-<n>.sock` must fit a socket address (proxy.ts). */
@@ -109,10 +114,12 @@ export async function createSandboxDirs(filter: Uint8Array | null): Promise<Sand
   await sweepDeadTempDirs(parent).catch(() => {});
   const temp = await createTempDir(parent);
   const network = `${temp}.net`.length <= MAX_NETWORK_DIR ? `${temp}.net` : undefined;
-  if (!filter) return { parent, temp, network };
+  const scripts = `${temp}.scripts`;
+  await Deno.mkdir(scripts, { mode: 0o700 });
+  if (!filter) return { parent, temp, network, scripts };
   const path = `${temp}.bpf`;
   await Deno.writeFile(path, filter, { mode: 0o600, createNew: true });
-  return { parent, temp, filter: path, network };
+  return { parent, temp, filter: path, network, scripts };
 }
 
 /** Removes a sandbox's temp folder and filter file. */
@@ -120,4 +127,5 @@ export async function removeSandboxDirs(dirs: SandboxDirs): Promise<void> {
   await removeTempDir(dirs.temp);
   if (dirs.filter) await Deno.remove(dirs.filter).catch(() => {});
   if (dirs.network) await Deno.remove(dirs.network, { recursive: true }).catch(() => {});
+  await Deno.remove(dirs.scripts, { recursive: true }).catch(() => {});
 }

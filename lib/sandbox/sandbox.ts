@@ -10,7 +10,8 @@ import { os, userConfigDir } from "../platform/mod.ts";
 import type { ShellInvocation } from "../platform/posix.ts";
 import { readSandboxConfig, type SandboxConfig } from "./config.ts";
 import { buildPolicy } from "./policy.ts";
-import { prepareLinuxJob } from "./linux.ts";
+import { lstatKind, prepareLinuxJob, type WrappedJob } from "./linux.ts";
+import { SCRIPTS_INSIDE, scriptsInsideShown } from "./bwrap.ts";
 import { type LinuxProbe, probeBwrap } from "./linux_probe.ts";
 import { type BridgeState, type NetworkSetup, networkSetup, startBridge } from "./network.ts";
 import type { JobProxy } from "./proxy.ts";
@@ -51,7 +52,8 @@ export interface SandboxedJob {
   /** Host folder for temp script files, seen by the job as {@link visibleScriptDir}. */
   scriptDir: string;
   visibleScriptDir: string;
-  wrap(invocation: ShellInvocation): ShellInvocation;
+  /** What to spawn and its environment (spawn with `clearEnv`): `env` is the job's whole environment. */
+  wrap(invocation: ShellInvocation, env: Record<string, string>): WrappedJob;
   /** The one-line explanation of a refusal in the job's error output, if any. */
   explain(output: string): string | undefined;
   /** Call once nothing of the job runs any more. */
@@ -128,6 +130,8 @@ export class Sandbox {
       ...(network.share ? ["/etc/resolv.conf"] : []),
       ...(home && home.startsWith("/tmp/") ? [home] : []),
     ];
+    // Long commands' scripts: read-only at a fixed place when /run is hidden; else in the job's /tmp.
+    const scriptsShown = scriptsInsideShown(plan, lstatKind);
     // Each job its own proxy listener: its refusals are known by job, for its result's one line.
     const socat = network.bridge?.socat;
     const proxy: JobProxy | undefined = network.bridge?.proxy?.openJob(String(++this.#jobCount));
@@ -142,6 +146,7 @@ export class Sandbox {
         cwd,
         keep: await Promise.all(keep.map((path) => Deno.realPath(path).catch(() => path))),
         placeholders: this.#placeholders,
+        scripts: scriptsShown ? dirs.scripts : undefined,
       });
     } catch (error) {
       await proxy?.close();
@@ -149,8 +154,9 @@ export class Sandbox {
     }
     const linux = job;
     return {
-      scriptDir: dirs.temp,
-      visibleScriptDir: "/tmp",
+      // Read-only to every job: none can rewrite the script of another before its shell reads it.
+      scriptDir: scriptsShown ? dirs.scripts : dirs.temp,
+      visibleScriptDir: scriptsShown ? SCRIPTS_INSIDE : "/tmp",
       wrap: linux.wrap,
       explain: (output) =>
         (proxy && refusalNote(proxy.deniedHosts())) ??
@@ -251,7 +257,7 @@ export class Sandbox {
   #dirsOnce(): Promise<SandboxDirs> {
     if (this.#closed) return Promise.reject(new Error("the sandbox is closed"));
     this.#dirs ??= this.#options.inspect
-      ? Promise.resolve({ parent: "", temp: "<temp folder>" })
+      ? Promise.resolve({ parent: "", temp: "<temp folder>", scripts: "<scripts folder>" })
       : createSandboxDirs(seccompFilter(Deno.build.arch));
     return this.#dirs;
   }

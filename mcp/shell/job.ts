@@ -138,14 +138,16 @@ export class Job {
       });
       // The job's parent is started with the job's environment: it shows the job no secret of the server.
       // Sandboxed, that parent runs bwrap, whose init (the PID namespace's) is the shell's parent.
-      const invocation = spec.sandbox
-        ? spec.sandbox.wrap(launch.invocation)
-        : processRules.jobParent(launch.invocation);
+      // Sandboxed, the launchers outside it get the job's env without what steers a program (LD_PRELOAD,
+      // PATH…); bwrap sets those inside. `spec.env` is then the whole environment (jobs.ts).
+      const { invocation, env } = spec.sandbox
+        ? spec.sandbox.wrap(launch.invocation, spec.env)
+        : { invocation: processRules.jobParent(launch.invocation), env: spec.env };
       child = new Deno.Command(invocation.program, {
         args: invocation.args,
         cwd: spec.cwd,
-        env: spec.env,
-        clearEnv: spec.clearEnv,
+        env,
+        clearEnv: spec.sandbox ? true : spec.clearEnv,
         stdin: spec.stdin === "pipe" ? "piped" : "null",
         stdout: "piped",
         stderr: "piped",

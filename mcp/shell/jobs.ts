@@ -194,7 +194,8 @@ export class JobRegistry {
       command: request.command,
       shell,
       cwd,
-      env,
+      // A sandboxed job's launchers start from a cleared environment: it must be whole.
+      env: sandbox && !clearEnv ? { ...this.#options.serverEnv, ...env } : env,
       clearEnv,
       marker,
       stdin: request.stdin ?? "null",

@@ -64,7 +64,8 @@ Deno.test({
       });
       await t.step("cat ~/.ssh/id_ed25519, ~/.aws, ~/.npmrc, the HTTP token: unreadable", async () => {
         const text = await run(
-          "cat ~/.ssh/id_ed25519; cat ~/.aws/credentials; cat ~/.npmrc; cat ~/.config/continue-mcp/http-token",
+          "cat ~/.ssh/id_ed25519; cat ~/.aws/credentials; cat ~/.npmrc; cat ~/.pgpass; " +
+            "cat ~/.config/continue-mcp/http-token",
         );
         assert.match(text, FAILED);
         assert.doesNotMatch(text, /sandbox-test|OPENSSH/);
@@ -159,6 +160,32 @@ Deno.test({
           );
           assert.doesNotMatch(text, /WRITABLE|WROTE/);
           assert.match(text, /Read-only file system/);
+        },
+      );
+      await t.step(
+        "the call's env steers no process outside the sandbox (LD_PRELOAD, LD_DEBUG, PATH)",
+        async () => {
+          // Seen: LD_PRELOAD of a library the job had built ran in bwrap and the bridge, outside the sandbox.
+          // LD_DEBUG shows where the loader honours the call's env: only in the job's own programs.
+          const text = await run('echo "path=$PATH"; /bin/true', {
+            LD_DEBUG: "libs",
+            PATH: "/usr/bin:/bin:/opt/x",
+          });
+          assert.match(text, /path=\/usr\/bin:\/bin:\/opt\/x/);
+          assert.match(text, /initialize program: \/bin\/true/, "the job's own programs still get it");
+          assert.doesNotMatch(text, /initialize program: \S*(bwrap|socat)/);
+        },
+      );
+      await t.step(
+        "a long command's script cannot be rewritten by a job (another job could swap it)",
+        async () => {
+          // Over 32 KiB: the command runs from a script file the server writes. Seen: a background job
+          // rewrote the next job's script in the /tmp all jobs share, and ran its own command in its place.
+          const text = await run(
+            `echo "script=$0"; echo 'echo INJECTED' >> "$0" && echo WROTE\n: ${"x".repeat(40_000)}`,
+          );
+          assert.match(text, /script=\/run\/shell-mcp-scripts\/shell-mcp-/);
+          assert.doesNotMatch(text, /WROTE|INJECTED/);
         },
       );
       await t.step("kill and ptrace of the server: it is not even visible", async () => {

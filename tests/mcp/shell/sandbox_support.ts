@@ -40,6 +40,7 @@ export async function attackFixture(): Promise<AttackFixture> {
     "home/.ssh/id_ed25519": `${SECRET}\n`,
     "home/.aws/credentials": "[default]\naws_secret_access_key = sandbox-test-aws\n",
     "home/.npmrc": "//registry.npmjs.org/:_authToken=sandbox-test-npm\n",
+    "home/.pgpass": "db:5432:*:app:sandbox-test-pgpass\n",
     "home/.bashrc": "# the user's bashrc\n",
     "home/.config/continue-mcp/http-token": "sandbox-test-token\n",
     "home/outside/keep.txt": "keep\n",
