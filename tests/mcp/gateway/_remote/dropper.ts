@@ -1,7 +1,8 @@
 /**
  * A remote MCP server on 127.0.0.1 whose answer streams break: a real Streamable HTTP server (the SDK's,
  * stateless, answering over SSE) with tools `ok`, `drop` (the call's SSE stream sends one progress event,
- * then its connection is cut) and `hang_up` (one event, then the stream ends without an answer).
+ * then its connection is cut), `hang_up` (one event, then the stream ends without an answer) and
+ * `drop_resumable` (as `drop`, the event with an id, so the SDK tries to resume: this server refuses GET).
  * @module
  */
 import { WebStandardStreamableHTTPServerTransport } from "../../../../lib/mcp/sdk.ts";
@@ -13,7 +14,11 @@ export interface Dropper extends AsyncDisposable {
 }
 
 /** One SSE event, then `end`: the stream errors (the connection is cut) or closes. */
-function brokenStream(request: { id: unknown; token: unknown }, end: "error" | "close"): Response {
+function brokenStream(
+  request: { id: unknown; token: unknown },
+  end: "error" | "close",
+  eventId = "",
+): Response {
   const event = {
     jsonrpc: "2.0",
     method: "notifications/progress",
@@ -24,7 +29,10 @@ function brokenStream(request: { id: unknown; token: unknown }, end: "error" | "
     pull(controller) {
       if (!sent) {
         sent = true;
-        controller.enqueue(new TextEncoder().encode(`event: message\ndata: ${JSON.stringify(event)}\n\n`));
+        const id = eventId ? `id: ${eventId}\n` : "";
+        controller.enqueue(
+          new TextEncoder().encode(`${id}event: message\ndata: ${JSON.stringify(event)}\n\n`),
+        );
       } else if (end === "error") {
         controller.error(new Error("connection cut"));
       } else {
@@ -40,12 +48,17 @@ export function startDropper(): Dropper {
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (request) => {
     if (request.method !== "POST") return new Response("Method Not Allowed", { status: 405 });
     const message = await request.clone().json().catch(() => ({}));
-    if (message?.method === "tools/call" && ["drop", "hang_up"].includes(message.params?.name)) {
+    const name = message?.params?.name;
+    if (message?.method === "tools/call" && ["drop", "hang_up", "drop_resumable"].includes(name)) {
       const call = { id: message.id, token: message.params?._meta?.progressToken };
-      return brokenStream(call, message.params.name === "drop" ? "error" : "close");
+      return brokenStream(
+        call,
+        name === "hang_up" ? "close" : "error",
+        name === "drop_resumable" ? "17" : "",
+      );
     }
     const mcp = new McpServer({ name: "dropper", version: "1.0.0" });
-    for (const name of ["ok", "drop", "hang_up"]) {
+    for (const name of ["ok", "drop", "hang_up", "drop_resumable"]) {
       mcp.registerTool(name, { description: `Tool ${name}` }, () => ({
         content: [{ type: "text", text: `${name} done` }],
       }));
