@@ -21,6 +21,20 @@ export interface JobEnvOptions {
   overlay?: Record<string, string>;
   /** `NAME=value` marker. */
   marker: string;
+  /**
+   * Sandboxed: without an allowlist, the server's variables named like credentials stay out (the sandbox
+   * hides ~/.aws; `AWS_SECRET_ACCESS_KEY` in the environment must not be the way around it).
+   */
+  hideCredentials?: boolean;
+}
+
+/** Names of credentials: `GITHUB_TOKEN`, `AWS_SECRET_ACCESS_KEY`, `OPENAI_API_KEY`, `PGPASSWORD`… */
+const CREDENTIAL_NAME =
+  /TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIAL|AUTH/i;
+
+/** Whether a variable's name says it holds a credential. */
+export function isCredentialName(name: string): boolean {
+  return CREDENTIAL_NAME.test(name);
 }
 
 /**
@@ -40,10 +54,12 @@ export function jobEnv(options: JobEnvOptions): JobEnv {
     for (const [name, value] of server) {
       if (patterns.some((pattern) => pattern.test(name))) base[name] = value;
     }
+  } else if (options.hideCredentials) {
+    base = Object.fromEntries(server.filter(([name]) => !isCredentialName(name)));
   } else if (hasHttpEnv) base = Object.fromEntries(server);
   return {
     env: { ...base, NO_COLOR: "1", ...options.overlay, [markerName]: markerValue },
-    clearEnv: options.allow !== undefined || hasHttpEnv,
+    clearEnv: options.allow !== undefined || hasHttpEnv || !!options.hideCredentials,
   };
 }
 

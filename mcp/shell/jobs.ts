@@ -188,6 +188,7 @@ export class JobRegistry {
       allow: this.#options.envAllow,
       overlay: request.env,
       marker,
+      hideCredentials: sandbox !== undefined,
     });
     const job = Job.spawn({
       id,

@@ -6,11 +6,21 @@ const ALLOW = 0x7fff0000;
 const ERRNO = 0x00050000;
 const KILL = 0x80000000;
 
-/** Runs `program` on a seccomp_data of `nr`, `arch` and args[0]; returns the action. */
-function run(program: Uint8Array, data: { nr: number; arch: number; arg0?: number }): number {
+/** Runs `program` on a seccomp_data of `nr`, `arch` and args (arg0, or all); returns the action. */
+function run(
+  program: Uint8Array,
+  data: { nr: number; arch: number; arg0?: number; args?: number[] },
+): number {
   const view = new DataView(program.buffer);
+  const args = data.args ?? [data.arg0 ?? 0];
   const word = (offset: number) =>
-    offset === 0 ? data.nr : offset === 4 ? data.arch : offset === 16 ? data.arg0 ?? 0 : 0;
+    offset === 0
+      ? data.nr
+      : offset === 4
+      ? data.arch
+      : offset >= 16 && offset % 8 === 0
+      ? args[(offset - 16) / 8] ?? 0
+      : 0;
   let accumulator = 0;
   for (let pc = 0; pc < program.length / 8; pc++) {
     const code = view.getUint16(pc * 8, true);
@@ -20,6 +30,7 @@ function run(program: Uint8Array, data: { nr: number; arch: number; arg0?: numbe
     if (code === 0x20) accumulator = word(k);
     else if (code === 0x15) pc += accumulator === k ? jt : jf;
     else if (code === 0x35) pc += accumulator >= k ? jt : jf;
+    else if (code === 0x45) pc += (accumulator & k) !== 0 ? jt : jf;
     else if (code === 0x06) return k >>> 0;
     else throw new Error(`unknown instruction ${code}`);
   }
@@ -57,4 +68,23 @@ Deno.test("seccomp aarch64: its own numbers; other CPUs get no filter", () => {
   assert.equal(run(program, { nr: 425, arch: arm }), ERRNO | 38);
   assert.equal(run(program, { nr: 198, arch: 0xc000003e, arg0: 1 }), KILL);
   assert.equal(seccompFilter("riscv64"), null);
+});
+
+Deno.test("seccomp: set-id bits refused in every call taking a mode; ordinary modes and openat2's absence", () => {
+  const x86 = 0xc000003e;
+  const program = seccompFilter("x86_64")!;
+  // chmod(path, mode), fchmodat(dfd, path, mode), openat(dfd, path, flags, mode), creat, mknodat.
+  for (
+    const [nr, at] of [[90, 1], [91, 1], [268, 2], [452, 2], [2, 2], [257, 3], [85, 1], [133, 1], [259, 2]]
+  ) {
+    const args = (mode: number) => Array.from({ length: at + 1 }, (_, i) => (i === at ? mode : 0));
+    assert.equal(run(program, { nr, arch: x86, args: args(0o4755) }), ERRNO | 1, `setuid via ${nr}`);
+    assert.equal(run(program, { nr, arch: x86, args: args(0o2755) }), ERRNO | 1, `setgid via ${nr}`);
+    assert.equal(run(program, { nr, arch: x86, args: args(0o755) }), ALLOW, `plain mode via ${nr}`);
+  }
+  assert.equal(run(program, { nr: 437, arch: x86 }), ERRNO | 38, "openat2");
+  const arm = 0xc00000b7;
+  const arm64 = seccompFilter("aarch64")!;
+  assert.equal(run(arm64, { nr: 53, arch: arm, args: [0, 0, 0o4755] }), ERRNO | 1, "fchmodat on aarch64");
+  assert.equal(run(arm64, { nr: 56, arch: arm, args: [0, 0, 0o101, 0o644] }), ALLOW, "openat on aarch64");
 });

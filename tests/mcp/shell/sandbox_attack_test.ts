@@ -188,6 +188,31 @@ Deno.test({
           assert.doesNotMatch(text, /WROTE|INJECTED/);
         },
       );
+      await t.step(
+        "no setuid or setgid file can be made (a root server's job would leave a root shell)",
+        async () => {
+          const text = await run(
+            "cp /bin/true su1 && chmod 4755 su1; chmod g+s su1; install -m 2755 /bin/true su2; " +
+              `python3 -c "import os; os.close(os.open('su3', os.O_CREAT | os.O_WRONLY, 0o4755))"; ` +
+              "chmod 755 su1 && echo PLAIN-OK; ls -l su1 su2 su3 2>&1",
+          );
+          assert.match(text, /PLAIN-OK/);
+          assert.doesNotMatch(text, /^-[rwx-]{2}[sS]|^-[rwx-]{5}[sS]/m);
+          for (const name of ["su1", "su2", "su3"]) {
+            const info = await Deno.stat(join(workspace, name)).catch(() => null);
+            if (info) assert.equal(info.mode! & 0o6000, 0, `${name} has a set-id bit on the disk`);
+          }
+          await run("rm -f su1 su2 su3");
+        },
+      );
+      await t.step(
+        "credentials in the server's environment do not reach the job; the rest does",
+        async () => {
+          const text = await run('echo "gh=[$GITHUB_TOKEN] aws=[$AWS_SECRET_ACCESS_KEY] home=[$HOME]"; env');
+          assert.match(text, /gh=\[\] aws=\[\] home=\[\/.+\]/);
+          assert.doesNotMatch(text, /sandbox-test-gh-token|sandbox-test-aws-env/);
+        },
+      );
       await t.step("kill and ptrace of the server: it is not even visible", async () => {
         const text = await run(
           `kill -9 ${server.pid}; kill -9 -1; ls /proc/${server.pid} 2>&1; ` +

@@ -62,6 +62,9 @@ export async function attackFixture(): Promise<AttackFixture> {
       XDG_CONFIG_HOME: join(home, ".config"),
       XDG_CACHE_HOME: join(home, ".cache"),
       DENO_DIR: denoDir,
+      // Credentials in the server's environment: a sandboxed job must not see them either.
+      GITHUB_TOKEN: "sandbox-test-gh-token",
+      AWS_SECRET_ACCESS_KEY: "sandbox-test-aws-env",
     },
     [Symbol.asyncDispose]: () => root[Symbol.asyncDispose](),
   };
